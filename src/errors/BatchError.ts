@@ -1,0 +1,23 @@
+import type { Batch } from '../operation/Batch.js';
+import type { ProxyError } from './ProxyError.js';
+
+/**
+ * A sync or batch in which at least one operation failed. What succeeded is committed; the
+ * records of the failed operations are still new, dirty or removed, ready for the next sync.
+ */
+export class BatchError extends Error {
+  override name = 'BatchError';
+  readonly batch: Batch;
+  /** The error of each failed operation, in run order. */
+  readonly errors: ProxyError[];
+
+  constructor(batch: Batch, errors: ProxyError[]) {
+    const failed = errors.length;
+    const total = batch.operations.length;
+    const first = errors.slice(0, 3).map((error) => error.message).join('; ');
+    const more = failed > 3 ? `; and ${failed - 3} more` : '';
+    super(`${failed} of ${total} operation${total === 1 ? '' : 's'} failed: ${first}${more}`);
+    this.batch = batch;
+    this.errors = errors;
+  }
+}

@@ -1,0 +1,67 @@
+import type { Operation } from '../operation/Operation.js';
+import type { Request } from '../operation/Request.js';
+
+/** What kind of failure a ProxyError reports. */
+export type ProxyErrorKind =
+  | 'http' // the server answered with an error status
+  | 'network' // no answer: connection refused or reset, DNS, CORS
+  | 'timeout' // no answer within `timeout` ms
+  | 'abort' // cancelled by the caller's AbortSignal, or superseded by a newer load
+  | 'parse' // the answer was not JSON, was cut short, or not in the shape the reader expects
+  | 'server' // the server said it failed (`success: false`) or its answer cannot be used
+  | 'validation' // 422, or a 400 that maps fields to messages: see `fieldErrors`
+  | 'conflict' // 409 or 412: someone else changed the record; see `current`
+  | 'config'; // the proxy cannot build the request: no url, relative url, missing template value
+
+/** Field name to messages, as a server's validation answer gives them. */
+export type FieldErrors = Record<string, string[]>;
+
+export interface ProxyErrorDetails {
+  status?: number;
+  statusText?: string;
+  operation?: Operation | undefined;
+  request?: Request | undefined;
+  response?: Response | undefined;
+  body?: unknown;
+  fieldErrors?: FieldErrors | undefined;
+  current?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * Every failure of an operation. The message says what was asked and what went wrong, e.g.
+ * `PUT /users/2 failed: 500 Internal Server Error`; `kind` says which family it belongs to.
+ */
+export class ProxyError extends Error {
+  override name = 'ProxyError';
+  readonly kind: ProxyErrorKind;
+  /** The HTTP status, or 0 when there was no response. */
+  readonly status: number;
+  readonly statusText: string;
+  operation: Operation | undefined;
+  request: Request | undefined;
+  readonly response: Response | undefined;
+  /** The response body: parsed JSON when it was JSON, else its text. */
+  readonly body: unknown;
+  /** For kind 'validation': the server's messages per field. */
+  readonly fieldErrors: FieldErrors | undefined;
+  /** For kind 'conflict': the server's current version of the record, when it sent one. */
+  readonly current: unknown;
+
+  constructor(kind: ProxyErrorKind, message: string, details: ProxyErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = kind;
+    this.status = details.status ?? 0;
+    this.statusText = details.statusText ?? '';
+    this.operation = details.operation;
+    this.request = details.request;
+    this.response = details.response;
+    this.body = details.body;
+    this.fieldErrors = details.fieldErrors;
+    this.current = details.current;
+  }
+}
+
+export function isProxyError(error: unknown): error is ProxyError {
+  return error instanceof ProxyError;
+}

@@ -1,0 +1,46 @@
+/**
+ * rest-proxy: typed Models and Stores persisted to any REST backend through a Rest proxy.
+ * This module only re-exports the public surface.
+ */
+export { Model } from './model/Model.js';
+export type { ModelClass, ModelInit, PersistOptions, RecordOwner } from './model/Model.js';
+export type { FieldConfig, FieldDeclaration } from './model/fields.js';
+
+export { Store } from './store/Store.js';
+export type { Group, LoadOptions, StoreConfig, StoreEvents, SyncOptions } from './store/Store.js';
+
+export { Proxy } from './proxy/Proxy.js';
+export type { BatchOptions, BatchRecords, ProxyConfig, ProxyEvents, ProxyExceptionEvent, ProxyRetryEvent } from './proxy/Proxy.js';
+export { ServerProxy } from './proxy/ServerProxy.js';
+export type { Params, ServerProxyConfig } from './proxy/ServerProxy.js';
+export { AjaxProxy } from './proxy/AjaxProxy.js';
+export type { AjaxProxyConfig, FetchFunction, RequestHookContext, ResponseHookContext } from './proxy/AjaxProxy.js';
+export { RestProxy, RestProxy as Rest } from './proxy/RestProxy.js';
+export type { RestProxyConfig } from './proxy/RestProxy.js';
+export { MemoryProxy } from './proxy/MemoryProxy.js';
+export type { MemoryProxyConfig } from './proxy/MemoryProxy.js';
+export { createProxy, registerProxy } from './proxy/registry.js';
+export type { ProxyClass, ProxyTypeConfig } from './proxy/registry.js';
+export { registerPreset, presetNames } from './proxy/presets/registry.js';
+export type { Preset } from './proxy/presets/registry.js';
+export type { RetryOptions } from './proxy/retry.js';
+
+export { Operation } from './operation/Operation.js';
+export type { OperationConfig } from './operation/Operation.js';
+export { Request } from './operation/Request.js';
+export type { RequestConfig } from './operation/Request.js';
+export { Batch } from './operation/Batch.js';
+export type { BatchConfig } from './operation/Batch.js';
+export { ResultSet } from './operation/ResultSet.js';
+export type { ResultSetConfig } from './operation/ResultSet.js';
+export { isValidId } from './operation/types.js';
+export type { Action, Direction, FieldInfo, FieldType, Filter, FilterOperator, Grouper, ModelClassLike, RecordLike, Sorter } from './operation/types.js';
+
+export { JsonReader } from './reader/JsonReader.js';
+export type { BodyPath, JsonReaderConfig, ReadContext } from './reader/JsonReader.js';
+export { JsonWriter } from './writer/JsonWriter.js';
+export type { DateFormat, JsonWriterConfig } from './writer/JsonWriter.js';
+
+export { ProxyError } from './errors/ProxyError.js';
+export type { FieldErrors, ProxyErrorDetails, ProxyErrorKind } from './errors/ProxyError.js';
+export { BatchError } from './errors/BatchError.js';

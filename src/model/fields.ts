@@ -1,0 +1,153 @@
+import type { FieldInfo, FieldType, RecordLike } from '../operation/types.js';
+import { describeValue, isPlainObject } from '../util/options.js';
+
+/** A field declaration: a name (type `'auto'`), or a config. */
+export interface FieldConfig {
+  name: string;
+  /** How values are converted. Default `'auto'` (kept as they are). */
+  type?: FieldType;
+  /** The value of a new record that was given none. Default none. */
+  defaultValue?: unknown;
+  /** Whether null is kept (true, the default) or turned into the type's empty value ('', 0, false). */
+  allowNull?: boolean;
+  /** False: the field is never written to the server nor tracked as modified. Default true. */
+  persist?: boolean;
+  /** The name (or dotted path) of the value in server data. @example { name: 'email', mapping: 'email_address' } */
+  mapping?: string;
+  /** Your own conversion of values (from the server and from `set`). */
+  convert?: (value: unknown, record: RecordLike) => unknown;
+  /** Your own conversion of the value written to the server. */
+  serialize?: (value: unknown, record: RecordLike) => unknown;
+}
+
+export type FieldDeclaration = string | FieldConfig;
+
+/** Returned by a converter for a value it cannot convert. */
+export const INVALID: unique symbol = Symbol('invalid');
+type Converted = unknown;
+
+const TRUE = new Set(['true', '1', 'yes', 'on']);
+const FALSE = new Set(['false', '0', 'no', 'off']);
+
+function toDate(value: unknown): Converted {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? INVALID : value;
+  if (typeof value === 'number') return Number.isFinite(value) ? new Date(value) : INVALID;
+  if (typeof value === 'string') {
+    const time = Date.parse(value);
+    return Number.isNaN(time) ? INVALID : new Date(time);
+  }
+  return INVALID;
+}
+
+const CONVERTERS: Record<Exclude<FieldType, 'auto'>, (value: unknown) => Converted> = {
+  string: (value) => (typeof value === 'string' ? value : typeof value === 'object' && !(value instanceof Date) ? INVALID : value instanceof Date ? value.toISOString() : String(value)),
+  int: (value) => {
+    if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : INVALID;
+    if (typeof value === 'string' && /^\s*[-+]?\d+(\.\d*)?\s*$/.test(value)) return Math.trunc(Number(value));
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    return INVALID;
+  },
+  number: (value) => {
+    if (typeof value === 'number') return Number.isNaN(value) ? INVALID : value;
+    if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    return INVALID;
+  },
+  boolean: (value) => {
+    if (typeof value === 'boolean') return value;
+    if (typeof value === 'number') return value === 1 ? true : value === 0 ? false : INVALID;
+    if (typeof value === 'string') {
+      const text = value.trim().toLowerCase();
+      return TRUE.has(text) ? true : FALSE.has(text) ? false : INVALID;
+    }
+    return INVALID;
+  },
+  date: toDate,
+};
+
+const EMPTY: Record<Exclude<FieldType, 'auto' | 'date'>, unknown> = { string: '', int: 0, number: 0, boolean: false };
+
+/** Whether a value is already in the field type's form (so a lazy conversion can be skipped). */
+const CONVERTED: Record<FieldType, (value: unknown) => boolean> = {
+  auto: () => true,
+  string: (v) => typeof v === 'string',
+  int: (v) => typeof v === 'number' && Number.isInteger(v),
+  number: (v) => typeof v === 'number' && !Number.isNaN(v),
+  boolean: (v) => typeof v === 'boolean',
+  date: (v) => v instanceof Date,
+};
+
+const TYPES: readonly FieldType[] = ['auto', 'string', 'int', 'number', 'boolean', 'date'];
+const CONFIG_KEYS = new Set(['name', 'type', 'defaultValue', 'allowNull', 'persist', 'mapping', 'convert', 'serialize']);
+
+/** A declared field of a model class, with its converter built once. */
+export class Field implements FieldInfo {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly mapping: string | undefined;
+  readonly persist: boolean;
+  readonly serialize: FieldConfig['serialize'];
+  readonly defaultValue: unknown;
+  readonly allowNull: boolean;
+  readonly customConvert: FieldConfig['convert'];
+  /** Converted on first read, not when a record is made from server data (built-in types only). */
+  readonly lazy: boolean;
+
+  constructor(declaration: FieldDeclaration, modelName: string) {
+    const config: FieldConfig = typeof declaration === 'string' ? { name: declaration } : declaration;
+    if (!isPlainObject(config) || typeof config.name !== 'string' || config.name === '') {
+      throw new TypeError(`${modelName}.fields: each field must be a name or a config with a name, got ${describeValue(declaration)}`);
+    }
+    const where = `${modelName}.fields "${config.name}"`;
+    for (const key of Object.keys(config)) {
+      if (!CONFIG_KEYS.has(key)) throw new TypeError(`${where}: unknown field option "${key}"`);
+    }
+    const type = config.type ?? 'auto';
+    if (!TYPES.includes(type)) throw new TypeError(`${where}: type must be one of ${TYPES.join(', ')}, got ${describeValue(type)}`);
+    for (const key of ['allowNull', 'persist'] as const) {
+      if (config[key] !== undefined && typeof config[key] !== 'boolean') throw new TypeError(`${where}: ${key} must be a boolean, got ${describeValue(config[key])}`);
+    }
+    for (const key of ['convert', 'serialize'] as const) {
+      if (config[key] !== undefined && typeof config[key] !== 'function') throw new TypeError(`${where}: ${key} must be a function, got ${describeValue(config[key])}`);
+    }
+    if (config.mapping !== undefined && (typeof config.mapping !== 'string' || config.mapping === '')) {
+      throw new TypeError(`${where}: mapping must be a non-empty string, got ${describeValue(config.mapping)}`);
+    }
+    this.name = config.name;
+    this.type = type;
+    this.mapping = config.mapping;
+    this.persist = config.persist ?? true;
+    this.serialize = config.serialize;
+    this.defaultValue = config.defaultValue;
+    this.allowNull = config.allowNull ?? true;
+    this.customConvert = config.convert;
+    this.lazy = type !== 'auto' && config.convert === undefined;
+  }
+
+  isConverted(value: unknown): boolean {
+    return CONVERTED[this.type](value) || (value === null && this.allowNull);
+  }
+
+  /** Convert a value; INVALID when it cannot be. */
+  convert(value: unknown, record: RecordLike): Converted {
+    if (this.customConvert) return this.customConvert(value, record);
+    if (this.type === 'auto') return value;
+    if (value === undefined || value === null || (value === '' && this.type !== 'string')) {
+      if (this.allowNull) return null;
+      return this.type === 'date' ? null : EMPTY[this.type];
+    }
+    return CONVERTERS[this.type](value);
+  }
+
+  /** A fresh copy of the default value (objects and Dates are not shared between records). */
+  makeDefault(): unknown {
+    const value = this.defaultValue;
+    return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+  }
+}
+
+/** Values that count as equal for dirty tracking: Dates by time, NaN equals NaN. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return Object.is(a, b) || a === b;
+}

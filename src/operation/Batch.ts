@@ -1,0 +1,73 @@
+import { applyOptions, defineOptions, is, option, type OptionSchema } from '../util/options.js';
+import type { Operation } from './Operation.js';
+
+export interface BatchConfig {
+  /** Stop starting operations after the first failure (the rest stay pending). Default false. */
+  pauseOnException?: boolean;
+  /** Operations in flight at once within one action type. Default 4. */
+  concurrency?: number;
+}
+
+const schema: OptionSchema = {
+  pauseOnException: option(is.boolean, () => false),
+  concurrency: option(is.positiveInteger, () => 4),
+};
+
+/**
+ * A group of operations run together, as `proxy.batch()` and `store.sync()` make them: the
+ * action types one after the other (in `batchOrder`), the operations of one type up to
+ * `concurrency` at once.
+ */
+export class Batch {
+  declare pauseOnException: boolean;
+  declare concurrency: number;
+  /** Every operation, in run order. */
+  readonly operations: Operation[] = [];
+  /** The operations that failed, in the order they failed. */
+  readonly exceptions: Operation[] = [];
+  /** True once every operation has run (false while running, and when paused by a failure). */
+  isComplete = false;
+  /** True when `pauseOnException` stopped the batch before every operation had run. */
+  isPaused = false;
+
+  constructor(config: BatchConfig = {}) {
+    applyOptions(this, 'Batch', schema, config);
+  }
+
+  hasException(): boolean {
+    return this.exceptions.length > 0;
+  }
+
+  /**
+   * Run groups of operations: each group after the previous one has finished, the operations of
+   * a group `concurrency` at a time. `execute` must settle (it is never expected to throw).
+   */
+  async run(groups: Operation[][], execute: (operation: Operation) => Promise<unknown>): Promise<this> {
+    for (const group of groups) this.operations.push(...group);
+    for (const group of groups) {
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < group.length && !this.isPaused) {
+          const operation = group[next++];
+          if (operation === undefined) break;
+          try {
+            await execute(operation);
+          } catch {
+            // The outcome is on the operation; a throw must not stop the other workers.
+          }
+          if (operation.hasException() || !operation.complete) {
+            this.exceptions.push(operation);
+            if (this.pauseOnException) this.isPaused = true;
+          }
+        }
+      };
+      const workers = Array.from({ length: Math.min(this.concurrency, group.length) }, worker);
+      await Promise.all(workers);
+      if (this.isPaused) return this;
+    }
+    this.isComplete = true;
+    return this;
+  }
+}
+
+defineOptions(Batch.prototype, 'Batch', schema);

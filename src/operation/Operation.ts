@@ -1,0 +1,128 @@
+import type { ProxyError } from '../errors/ProxyError.js';
+import { applyOptions, defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import type { Request } from './Request.js';
+import type { ResultSet } from './ResultSet.js';
+import { ACTIONS, type Action, type Filter, type Grouper, type RecordLike, type Sorter } from './types.js';
+
+export interface OperationConfig<R extends RecordLike = RecordLike> {
+  /** `'create' | 'read' | 'update' | 'destroy'`. Required. */
+  action: Action;
+  /** The records to write (create, update, destroy). */
+  records?: R[];
+  /** The id of a read by id. */
+  id?: unknown;
+  /** Params of this operation; they win over `extraParams` and lose to the generated ones. */
+  params?: Record<string, unknown>;
+  /** Paging of a read: page number (1-based), first record index, and page size. */
+  page?: number;
+  start?: number;
+  limit?: number;
+  sorters?: Sorter[];
+  filters?: Filter[];
+  grouper?: Grouper;
+  /** Cancels the operation (kind 'abort'); records are left as they were. */
+  signal?: AbortSignal;
+  /** A url for this operation alone (wins over `api` and `url`). */
+  url?: string;
+  /** Headers for this operation alone, added to the proxy's. */
+  headers?: Record<string, string>;
+}
+
+const isRecordArray = {
+  expect: 'an array of records',
+  test: (v: unknown) => Array.isArray(v) && v.every((r) => typeof r === 'object' && r !== null && 'beginWrite' in r),
+};
+const isArrayOfObjects = {
+  expect: 'an array of objects with a property',
+  test: (v: unknown) => Array.isArray(v) && v.every((item) => typeof item === 'object' && item !== null && 'property' in item),
+};
+
+const schema: OptionSchema = {
+  action: option({ expect: `one of ${ACTIONS.map((a) => `"${a}"`).join(', ')}`, test: (v) => ACTIONS.some((a) => a === v) }),
+  records: option(isRecordArray, () => []),
+  id: option({ expect: 'anything', test: () => true }),
+  params: option(is.plainObject, () => ({})),
+  page: option(is.nonNegativeInteger),
+  start: option(is.nonNegativeInteger),
+  limit: option(is.nonNegativeInteger),
+  sorters: option(isArrayOfObjects, () => []),
+  filters: option(isArrayOfObjects, () => []),
+  grouper: option({ expect: 'an object with a property', test: (v) => isPlainObject(v) && 'property' in v }),
+  signal: option({ expect: 'an AbortSignal', test: (v) => v instanceof AbortSignal }),
+  url: option(is.string),
+  headers: option(is.plainObject, () => ({})),
+};
+
+/**
+ * One action on the server: a create, read, update or destroy of some records (or a read by
+ * id, or of a collection). Proxies execute it and fill in the outcome.
+ */
+export class Operation<R extends RecordLike = RecordLike> {
+  declare action: Action;
+  declare records: R[];
+  declare id: unknown;
+  declare params: Record<string, unknown>;
+  declare page: number | undefined;
+  declare start: number | undefined;
+  declare limit: number | undefined;
+  declare sorters: Sorter[];
+  declare filters: Filter[];
+  declare grouper: Grouper | undefined;
+  declare signal: AbortSignal | undefined;
+  declare url: string | undefined;
+  declare headers: Record<string, string>;
+
+  /** True once the operation succeeded, false once it failed, undefined before. */
+  success: boolean | undefined = undefined;
+  /** True once the operation has finished, either way. */
+  complete = false;
+  error: ProxyError | undefined = undefined;
+  resultSet: ResultSet | undefined = undefined;
+  response: Response | undefined = undefined;
+  request: Request | undefined = undefined;
+  /** What each record looked like when it was sent (see RecordLike.beginWrite). */
+  readonly snapshots = new Map<RecordLike, unknown>();
+
+  constructor(config: OperationConfig<R>) {
+    if (!isPlainObject(config) || config.action === undefined) {
+      throw new TypeError('Operation: the config must be an object with an action ("create", "read", "update" or "destroy")');
+    }
+    applyOptions(this, 'Operation', schema, config);
+  }
+
+  /** Whether the operation is about exactly one record (or, for a read, one id). */
+  get isSingle(): boolean {
+    return this.records.length === 1;
+  }
+
+  wasSuccessful(): boolean {
+    return this.complete && this.success === true;
+  }
+
+  hasException(): boolean {
+    return this.complete && this.success === false;
+  }
+
+  /** Record what every record looks like now, before its data is written. */
+  beginWrite(): void {
+    for (const record of this.records) {
+      if (!this.snapshots.has(record)) this.snapshots.set(record, record.beginWrite(this.action));
+    }
+  }
+
+  setSuccessful(resultSet: ResultSet | undefined): void {
+    this.resultSet = resultSet;
+    this.success = true;
+    this.error = undefined;
+    this.complete = true;
+  }
+
+  setException(error: ProxyError): void {
+    error.operation ??= this;
+    this.error = error;
+    this.success = false;
+    this.complete = true;
+  }
+}
+
+defineOptions(Operation.prototype, 'Operation', schema);

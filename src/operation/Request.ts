@@ -1,0 +1,47 @@
+import type { Operation } from './Operation.js';
+import type { Action } from './types.js';
+
+export interface RequestConfig {
+  operation: Operation;
+  action?: Action;
+  url?: string;
+  method?: string;
+  params?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  jsonData?: unknown;
+}
+
+/**
+ * One HTTP request as the proxy builds it: url, verb, params (sent in the query string, or in
+ * the body with `paramsAsJson`), headers and the writer's body.
+ */
+export class Request {
+  operation: Operation;
+  action: Action;
+  /** The url: the one to start from until `buildUrl` sets the built one. */
+  url: string | undefined;
+  method: string;
+  params: Record<string, unknown>;
+  headers: Record<string, string>;
+  /** The body the writer produced (undefined: no body). */
+  jsonData: unknown;
+  /** The cache buster's value, chosen once so that buildUrl gives the same url every time. */
+  cacheBuster: number | undefined = undefined;
+  /** The url `getUrl` chose, so that building again starts from it and not from its own result. */
+  sourceUrl: string | undefined = undefined;
+  /** The url `buildUrl` last produced. */
+  builtUrl: string | undefined = undefined;
+
+  constructor(config: RequestConfig) {
+    if (typeof config !== 'object' || config === null || !config.operation) {
+      throw new TypeError('Request: the config must be an object with an operation');
+    }
+    this.operation = config.operation;
+    this.action = config.action ?? config.operation.action;
+    this.url = config.url;
+    this.method = config.method ?? 'GET';
+    this.params = config.params ?? {};
+    this.headers = config.headers ?? {};
+    this.jsonData = config.jsonData;
+  }
+}

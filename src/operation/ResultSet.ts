@@ -1,0 +1,28 @@
+/** What a reader made of a response. */
+export interface ResultSetConfig<R> {
+  records?: R[];
+  total?: number;
+  success?: boolean;
+  message?: string | undefined;
+}
+
+export class ResultSet<R = unknown> {
+  /** The records read (model instances when the proxy has a model). */
+  records: R[];
+  /** The total the server reported (for paging), else the number of records. */
+  total: number;
+  success: boolean;
+  message: string | undefined;
+
+  constructor(config: ResultSetConfig<R> = {}) {
+    this.records = config.records ?? [];
+    this.total = config.total ?? this.records.length;
+    this.success = config.success ?? true;
+    this.message = config.message;
+  }
+
+  /** The number of records in this result. */
+  get count(): number {
+    return this.records.length;
+  }
+}

@@ -1,0 +1,95 @@
+import { ProxyError } from '../errors/ProxyError.js';
+import type { Operation } from '../operation/Operation.js';
+import { ResultSet } from '../operation/ResultSet.js';
+import { isValidId } from '../operation/types.js';
+import { filterItems } from '../util/filtering.js';
+import { defineOptions, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import { readPath } from '../util/path.js';
+import { sortItems } from '../util/sorting.js';
+import { idKey, Proxy, proxySchema, type ProxyConfig } from './Proxy.js';
+
+export interface MemoryProxyConfig extends ProxyConfig {
+  /** The records, as plain data. Default `[]`. @example new MemoryProxy({ data: [{ id: 1, name: 'Ed' }] }) */
+  data?: Record<string, unknown>[];
+}
+
+const memorySchema: OptionSchema = {
+  ...proxySchema,
+  data: option(
+    { expect: 'an array of objects', test: (v) => Array.isArray(v) && v.every(isPlainObject) },
+    () => [],
+    (value) => (Array.isArray(value) ? value.map((item) => (isPlainObject(item) ? { ...item } : {})) : []),
+  ),
+};
+
+/**
+ * Keeps its records in memory and answers all four actions like a server would: paging,
+ * sorting and filtering are done locally, and a created record gets the next numeric id.
+ * For tests, examples and offline use.
+ */
+export class MemoryProxy extends Proxy {
+  static override className = 'MemoryProxy';
+  static override optionSchema: OptionSchema = memorySchema;
+
+  declare data: Record<string, unknown>[];
+
+  constructor(config: MemoryProxyConfig = {}) {
+    super(config);
+  }
+
+  protected override async doRequest(operation: Operation): Promise<void> {
+    await Promise.resolve(); // answer asynchronously, like a server
+    if (operation.signal?.aborted) throw new ProxyError('abort', `${operation.action} was aborted`, { operation });
+    const model = this.model ?? operation.records[0]?.getModelClass();
+    const key = model ? idKey(model) : 'id';
+    const valueOf = (item: Record<string, unknown>, property: string): unknown => readPath(item, property);
+    const indexOfId = (id: unknown): number => this.data.findIndex((item) => item[key] === id || (isValidId(id) && String(item[key]) === String(id)));
+
+    if (operation.action === 'read') {
+      let items: Record<string, unknown>[];
+      let total: number;
+      if (operation.id !== undefined) {
+        const index = indexOfId(operation.id);
+        if (index === -1) throw new ProxyError('http', `read of id ${JSON.stringify(operation.id)} failed: 404 Not Found (no such record in the MemoryProxy)`, { operation, status: 404, statusText: 'Not Found' });
+        items = [this.data[index] ?? {}];
+        total = 1;
+      } else {
+        items = sortItems(filterItems(this.data, operation.filters, valueOf), operation.sorters, valueOf);
+        total = items.length;
+        const limit = operation.limit;
+        const start = operation.start ?? (operation.page !== undefined && limit !== undefined ? (operation.page - 1) * limit : 0);
+        if (limit !== undefined && limit > 0) items = items.slice(start, start + limit);
+        else if (start > 0) items = items.slice(start);
+      }
+      const copies = items.map((item) => structuredClone(item));
+      const records: unknown[] = model ? copies.map((item) => model.fromServer(item)) : copies;
+      operation.setSuccessful(new ResultSet({ records, total }));
+      return;
+    }
+
+    const answers: Record<string, unknown>[] = [];
+    for (const record of operation.records) {
+      if (operation.action === 'destroy') {
+        const index = indexOfId(record.getId());
+        if (index !== -1) this.data.splice(index, 1);
+        continue;
+      }
+      const data: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(record.getData())) data[name] = value instanceof Date ? value.toISOString() : value;
+      if (operation.action === 'create') {
+        const id = this.data.reduce((max, item) => (typeof item[key] === 'number' ? Math.max(max, item[key]) : max), 0) + 1;
+        data[key] = id;
+        this.data.push(data);
+      } else {
+        const index = indexOfId(record.getId());
+        if (index === -1) throw new ProxyError('http', `update of id ${JSON.stringify(record.getId())} failed: 404 Not Found (no such record in the MemoryProxy)`, { operation, status: 404, statusText: 'Not Found' });
+        this.data[index] = data;
+      }
+      answers.push({ ...data });
+    }
+    this.commitWrite(operation, answers, undefined, (message) => new ProxyError('server', `${operation.action} failed: ${message}`, { operation }));
+    operation.setSuccessful(new ResultSet({ records: [...operation.records] }));
+  }
+}
+
+defineOptions(MemoryProxy.prototype, 'MemoryProxy', memorySchema);

@@ -1,0 +1,249 @@
+import { ProxyError } from '../errors/ProxyError.js';
+import type { Operation } from '../operation/Operation.js';
+import { Request } from '../operation/Request.js';
+import { ACTIONS, type Filter, type Sorter } from '../operation/types.js';
+import { defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import { appendQuery } from '../util/url.js';
+import { Proxy, proxySchema, type ProxyConfig } from './Proxy.js';
+
+/** Params sent with a request: a value, or an array for a repeated key. */
+export type Params = Record<string, unknown>;
+
+export interface ServerProxyConfig extends ProxyConfig {
+  /** The base url of the collection. @example '/api/users' or 'https://api.example.com/users' */
+  url?: string;
+  /** A url per action, winning over `url`. @example { read: '/users/search' } */
+  api?: Partial<Record<'create' | 'read' | 'update' | 'destroy', string>>;
+  /** Params sent with every request (the operation's own params win). Default `{}`. */
+  extraParams?: Params;
+  /** Add a cache buster to reads (GET). Default true. Writes never carry one. */
+  noCache?: boolean;
+  /** The cache buster's param name; its value is `Date.now()`. Default `'_dc'`. */
+  cacheString?: string;
+  /** Milliseconds before a request fails with kind 'timeout' (`0`: never). Default 30000. */
+  timeout?: number;
+  /** Paging param names; `undefined`, `null` or `''` leaves a param out. Defaults `'page'`, `'start'`, `'limit'`. */
+  pageParam?: string | null;
+  startParam?: string | null;
+  limitParam?: string | null;
+  /** The number the server gives its first page: 1 (default) or 0 (Spring). */
+  firstPage?: number;
+  /** Sort, filter and group param names. Defaults `'sort'`, `'filter'`, `'group'`. */
+  sortParam?: string | null;
+  filterParam?: string | null;
+  groupParam?: string | null;
+  /** The direction param of `simpleSortMode`. Default `'dir'`. */
+  directionParam?: string | null;
+  /** The direction param of `simpleGroupMode`. Default `'groupDir'`. */
+  groupDirectionParam?: string | null;
+  /** The param carrying the id of a read by id when the id is not in the path. Default `'id'`. */
+  idParam?: string | null;
+  /** Send `sort=<property>&dir=<ASC|DESC>` instead of JSON. Default false. */
+  simpleSortMode?: boolean;
+  /** Send `group=<property>&groupDir=<ASC|DESC>` instead of JSON. Default false. */
+  simpleGroupMode?: boolean;
+  /**
+   * Turn the sorters into params yourself (replaces `sortParam`/`encodeSorters`), for servers
+   * with their own convention. @example (sorters) => ({ ordering: sorters.map(...).join(',') })
+   */
+  serializeSorters?: (sorters: Sorter[]) => Params;
+  /** Turn the filters into params yourself (replaces `filterParam`/`encodeFilters`). */
+  serializeFilters?: (filters: Filter[]) => Params;
+}
+
+const isApi = {
+  expect: 'an object mapping create, read, update and destroy to urls',
+  test: (v: unknown) =>
+    isPlainObject(v) &&
+    Object.entries(v).every(([key, url]) => ACTIONS.some((a) => a === key) && (url === undefined || typeof url === 'string')),
+};
+const isTimeout = { expect: 'a number of milliseconds (0 or more)', test: (v: unknown) => typeof v === 'number' && v >= 0 && Number.isFinite(v) };
+
+export const serverSchema: OptionSchema = {
+  ...proxySchema,
+  url: option(is.string),
+  api: option(isApi, () => ({})),
+  extraParams: option(is.plainObject, () => ({})),
+  noCache: option(is.boolean, () => true),
+  cacheString: option(is.string, () => '_dc'),
+  timeout: option(isTimeout, () => 30000),
+  pageParam: option(is.paramName, () => 'page'),
+  startParam: option(is.paramName, () => 'start'),
+  limitParam: option(is.paramName, () => 'limit'),
+  firstPage: option({ expect: '0 or 1', test: (v) => v === 0 || v === 1 }, () => 1),
+  sortParam: option(is.paramName, () => 'sort'),
+  filterParam: option(is.paramName, () => 'filter'),
+  groupParam: option(is.paramName, () => 'group'),
+  directionParam: option(is.paramName, () => 'dir'),
+  groupDirectionParam: option(is.paramName, () => 'groupDir'),
+  idParam: option(is.paramName, () => 'id'),
+  simpleSortMode: option(is.boolean, () => false),
+  simpleGroupMode: option(is.boolean, () => false),
+  serializeSorters: option(is.function),
+  serializeFilters: option(is.function),
+};
+
+/** A param name that is actually sent (`undefined`, `null` and `''` turn a param off). */
+function sent(name: string | null | undefined): name is string {
+  return typeof name === 'string' && name !== '';
+}
+
+/**
+ * A proxy that talks to a server: urls, params for paging, sorting, filtering and grouping,
+ * and the cache buster. AjaxProxy sends what it builds.
+ */
+export class ServerProxy extends Proxy {
+  static override className = 'ServerProxy';
+  static override optionSchema: OptionSchema = serverSchema;
+
+  declare url: string | undefined;
+  declare api: Partial<Record<'create' | 'read' | 'update' | 'destroy', string>>;
+  declare extraParams: Params;
+  declare noCache: boolean;
+  declare cacheString: string;
+  declare timeout: number;
+  declare pageParam: string | null | undefined;
+  declare startParam: string | null | undefined;
+  declare limitParam: string | null | undefined;
+  declare firstPage: number;
+  declare sortParam: string | null | undefined;
+  declare filterParam: string | null | undefined;
+  declare groupParam: string | null | undefined;
+  declare directionParam: string | null | undefined;
+  declare groupDirectionParam: string | null | undefined;
+  declare idParam: string | null | undefined;
+  declare simpleSortMode: boolean;
+  declare simpleGroupMode: boolean;
+  declare serializeSorters: ServerProxyConfig['serializeSorters'];
+  declare serializeFilters: ServerProxyConfig['serializeFilters'];
+
+  constructor(config: ServerProxyConfig = {}) {
+    super(config);
+  }
+
+  /** Build the Request for an operation: merged params, then the url (see `buildUrl`). */
+  buildRequest(operation: Operation): Request {
+    const params = { ...this.extraParams, ...operation.params, ...this.getParams(operation) };
+    const request = new Request({
+      operation,
+      action: operation.action,
+      params,
+      headers: { ...operation.headers },
+      ...(operation.url !== undefined ? { url: operation.url } : {}),
+    });
+    operation.request = request;
+    this.buildUrl(request);
+    return request;
+  }
+
+  /**
+   * The url to start from: `request.url`, then `api[action]`, then `url`. Fails with kind
+   * 'config' when there is none.
+   */
+  getUrl(request: Request): string {
+    if (request.url !== undefined && request.url !== '' && request.url !== request.builtUrl) {
+      request.sourceUrl ??= request.url;
+      return request.url;
+    }
+    if (request.sourceUrl !== undefined) return request.sourceUrl;
+    const url = this.api[request.action] || this.url;
+    if (url === undefined || url === '') {
+      throw new ProxyError(
+        'config',
+        `${request.action} failed: no url is configured; give the proxy a url (e.g. { url: '/users' }) or an api entry for "${request.action}"`,
+        { operation: request.operation, request },
+      );
+    }
+    request.sourceUrl = url;
+    return url;
+  }
+
+  /**
+   * The url of the request, set on `request.url` and returned: at this level the url from
+   * `getUrl` with the cache buster (reads only). Subclasses that override it build their url,
+   * put it on `request.url` and call `super.buildUrl(request)` last. Calling it again on the same
+   * request gives the same url.
+   */
+  buildUrl(request: Request): string {
+    let url = this.getUrl(request);
+    if (this.noCache && request.action === 'read' && this.cacheString !== '') {
+      request.cacheBuster ??= Date.now();
+      url = appendQuery(url, `${encodeURIComponent(this.cacheString)}=${request.cacheBuster}`);
+    }
+    request.url = url;
+    request.builtUrl = url;
+    return url;
+  }
+
+  /**
+   * The params generated for an operation: paging (0 is sent), sorters, filters, grouper, and
+   * for a read by id the `idParam`. Writes get none.
+   */
+  getParams(operation: Operation): Params {
+    const params: Params = {};
+    if (operation.action !== 'read') return params;
+    if (operation.page !== undefined && sent(this.pageParam)) params[this.pageParam] = operation.page - 1 + this.firstPage;
+    if (operation.start !== undefined && sent(this.startParam)) params[this.startParam] = operation.start;
+    if (operation.limit !== undefined && sent(this.limitParam)) params[this.limitParam] = operation.limit;
+
+    const grouper = operation.grouper;
+    if (grouper && sent(this.groupParam)) {
+      const direction = grouper.direction ?? 'ASC';
+      if (!this.simpleGroupMode) {
+        params[this.groupParam] = JSON.stringify({ property: grouper.property, direction });
+      } else if (this.groupDirectionParam === this.groupParam || !sent(this.groupDirectionParam)) {
+        params[this.groupParam] = sent(this.groupDirectionParam) ? `${grouper.property} ${direction}` : grouper.property;
+      } else {
+        params[this.groupParam] = grouper.property;
+        params[this.groupDirectionParam] = direction;
+      }
+    }
+
+    const sorters = operation.sorters;
+    if (sorters.length > 0) {
+      const local = sorters.find((sorter) => sorter.sorterFn !== undefined);
+      if (local) throw new ProxyError('config', `read failed: the sorter on "${local.property}" has a sorterFn, which runs locally only and cannot be sent to the server; sort locally (remoteSort: false) or drop the function`, { operation });
+      if (this.serializeSorters) {
+        Object.assign(params, this.serializeSorters(sorters));
+      } else if (sent(this.sortParam)) {
+        if (!this.simpleSortMode) {
+          params[this.sortParam] = this.encodeSorters(sorters);
+        } else if (this.directionParam === this.sortParam || !sent(this.directionParam)) {
+          params[this.sortParam] = sorters.map((s) => (sent(this.directionParam) ? `${s.property} ${s.direction ?? 'ASC'}` : s.property));
+        } else {
+          params[this.sortParam] = sorters.map((s) => s.property);
+          params[this.directionParam] = sorters.map((s) => s.direction ?? 'ASC');
+        }
+      }
+    }
+
+    const filters = operation.filters;
+    if (filters.length > 0) {
+      const local = filters.find((filter) => filter.filterFn !== undefined);
+      if (local) throw new ProxyError('config', `read failed: the filter on "${local.property}" has a filterFn, which runs locally only and cannot be sent to the server; filter locally (remoteFilter: false) or use property/operator/value`, { operation });
+      if (this.serializeFilters) Object.assign(params, this.serializeFilters(filters));
+      else if (sent(this.filterParam)) params[this.filterParam] = this.encodeFilters(filters);
+    }
+
+    if (operation.id !== undefined && sent(this.idParam)) params[this.idParam] = operation.id;
+    return params;
+  }
+
+  /** `[{"property":"name","direction":"ASC"}]`. Override for another encoding. */
+  encodeSorters(sorters: Sorter[]): string {
+    return JSON.stringify(sorters.map((sorter) => ({ property: sorter.property, direction: sorter.direction ?? 'ASC' })));
+  }
+
+  /** `[{"property":"name","value":"Ed"}]`, with `"operator"` only where a filter has one. */
+  encodeFilters(filters: Filter[]): string {
+    return JSON.stringify(
+      filters.map((filter) =>
+        filter.operator === undefined
+          ? { property: filter.property, value: filter.value }
+          : { property: filter.property, value: filter.value, operator: filter.operator },
+      ),
+    );
+  }
+}
+
+defineOptions(ServerProxy.prototype, 'ServerProxy', serverSchema);

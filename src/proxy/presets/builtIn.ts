@@ -1,0 +1,238 @@
+/**
+ * The conventions of popular servers, each from the framework's own documentation and from
+ * requests observed against it. Plain option values plus a few small encoders.
+ */
+import type { Filter, ModelClassLike, Sorter } from '../../operation/types.js';
+import { isPlainObject } from '../../util/options.js';
+import type { Params } from '../ServerProxy.js';
+import type { Preset } from './registry.js';
+
+function lower(sorter: Sorter): string {
+  return (sorter.direction ?? 'ASC').toLowerCase();
+}
+
+/** `-name,age`: the sort style of Django, JSON:API and Spatie's Laravel query builder. */
+function minusSort(param: string): (sorters: Sorter[]) => Params {
+  return (sorters) => ({ [param]: sorters.map((s) => `${s.direction === 'DESC' ? '-' : ''}${s.property}`).join(',') });
+}
+
+function unsupported(server: string, filter: Filter, supported: string): never {
+  throw new TypeError(`${server} has no "${filter.operator ?? '='}" filter (on "${filter.property}"); it supports ${supported}`);
+}
+
+/** Escape a value for json-server's `_like`, which is a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** `BlogPost` -> `blog_post`: Rails' parameter root for a model. */
+export function snakeCase(name: string): string {
+  return name.replace(/([a-z\d])([A-Z])/g, '$1_$2').replace(/[-\s]+/g, '_').toLowerCase();
+}
+
+function entityKey(model: ModelClassLike | undefined): string | undefined {
+  return model === undefined ? undefined : snakeCase(model.getEntityName());
+}
+
+/** The first array under `_embedded` of a HAL document (Spring Data REST), else the body. */
+function halRoot(data: unknown): unknown {
+  if (isPlainObject(data) && isPlainObject(data._embedded)) {
+    return Object.values(data._embedded).find(Array.isArray) ?? [];
+  }
+  return data;
+}
+
+/** A numeric id stays a number; others stay strings. */
+function idFromText(text: string): string | number {
+  return /^(0|[1-9]\d{0,14})$/.test(text) ? Number(text) : text;
+}
+
+/** The id of a HAL record is the last segment of `_links.self.href`. */
+function halRecord(item: Record<string, unknown>, model: ModelClassLike | undefined): Record<string, unknown> {
+  const { _links: links, ...data } = item;
+  const idProperty = model?.idProperty ?? 'id';
+  if (data[idProperty] === undefined && isPlainObject(links) && isPlainObject(links.self) && typeof links.self.href === 'string') {
+    const segment = links.self.href.replace(/\{[^}]*\}$/, '').replace(/\/+$/, '').split('/').pop();
+    if (segment !== undefined && segment !== '') data[idProperty] = idFromText(decodeURIComponent(segment));
+  }
+  return data;
+}
+
+/** A JSON:API resource object `{ type, id, attributes }` as plain record data. */
+function jsonApiRecord(item: Record<string, unknown>, model: ModelClassLike | undefined): Record<string, unknown> {
+  const attributes = isPlainObject(item.attributes) ? item.attributes : {};
+  const idProperty = model?.idProperty ?? 'id';
+  return item.id === undefined ? { ...attributes } : { ...attributes, [idProperty]: item.id };
+}
+
+const jsonServer: Preset = {
+  pageParam: '_page',
+  limitParam: '_limit',
+  startParam: null,
+  noCache: false,
+  // Several sorters go comma-joined in one param: a repeated _sort is a 500 there.
+  serializeSorters: (sorters) => ({ _sort: sorters.map((s) => s.property).join(','), _order: sorters.map(lower).join(',') }),
+  serializeFilters: (filters) => {
+    const params: Params = {};
+    const add = (key: string, value: unknown): void => {
+      const existing = params[key];
+      params[key] = existing === undefined ? value : ([] as unknown[]).concat(existing, value);
+    };
+    for (const filter of filters) {
+      const { property, value } = filter;
+      switch (filter.operator ?? '=') {
+        case '=': add(property, value); break;
+        case 'in': add(property, Array.isArray(value) ? value : [value]); break;
+        case '!=': add(`${property}_ne`, value); break;
+        case '>=': add(`${property}_gte`, value); break;
+        case '<=': add(`${property}_lte`, value); break;
+        case 'like': add(`${property}_like`, escapeRegExp(String(value))); break;
+        case 'search': add('q', value); break;
+        default: unsupported('json-server', filter, '=, in, !=, >=, <=, like and search');
+      }
+    }
+    return params;
+  },
+  reader: { totalHeader: 'X-Total-Count' },
+  supportsBatch: false,
+};
+
+const DJANGO_LOOKUPS: Partial<Record<string, string>> = { '>': 'gt', '>=': 'gte', '<': 'lt', '<=': 'lte', like: 'icontains', in: 'in' };
+
+const djangoRest: Preset = {
+  trailingSlash: true,
+  pageParam: 'page',
+  limitParam: 'page_size',
+  startParam: null,
+  noCache: false,
+  serializeSorters: minusSort('ordering'),
+  serializeFilters: (filters) => {
+    const params: Params = {};
+    for (const filter of filters) {
+      const operator = filter.operator ?? '=';
+      if (operator === 'search') params.search = filter.value;
+      else if (operator === '=') params[filter.property] = filter.value;
+      else {
+        const lookup = DJANGO_LOOKUPS[operator];
+        if (lookup === undefined) unsupported('django-filter', filter, '=, >, >=, <, <=, like (icontains), in and search');
+        params[`${filter.property}__${lookup}`] = Array.isArray(filter.value) ? filter.value.join(',') : filter.value;
+      }
+    }
+    return params;
+  },
+  reader: {
+    rootProperty: (data) => (isPlainObject(data) && Array.isArray(data.results) ? data.results : data),
+    totalProperty: 'count',
+  },
+  supportsBatch: false,
+};
+
+/** Equality filters as `field=value`, the style of Rails scopes and Spring's Querydsl binding. */
+function equalityFilters(server: string): (filters: Filter[]) => Params {
+  return (filters) => {
+    const params: Params = {};
+    for (const filter of filters) {
+      if ((filter.operator ?? '=') !== '=') unsupported(server, filter, 'equality filters (field=value) only');
+      params[filter.property] = filter.value;
+    }
+    return params;
+  };
+}
+
+const rails: Preset = {
+  pageParam: 'page',
+  limitParam: 'per_page',
+  startParam: null,
+  serializeSorters: (sorters) => ({ sort: sorters.map((s) => `${s.direction === 'DESC' ? '-' : ''}${s.property}`).join(',') }),
+  serializeFilters: equalityFilters('rails'),
+  reader: {
+    totalHeader: 'X-Total-Count',
+    // With include_root_in_json, each record comes as { user: {...} }.
+    transformRecord: (item, model) => {
+      const key = entityKey(model);
+      const keys = Object.keys(item);
+      const inner = key !== undefined && keys.length === 1 && keys[0] === key ? item[key] : undefined;
+      return isPlainObject(inner) ? inner : item;
+    },
+  },
+  writer: {
+    rootProperty: (request) => entityKey(request.operation.records[0]?.getModelClass()),
+  },
+  supportsBatch: false,
+};
+
+/** Spatie's query builder style, the common one for Laravel APIs: `filter[name]=Ed`. */
+function bracketFilters(server: string): (filters: Filter[]) => Params {
+  return (filters) => {
+    const params: Params = {};
+    for (const filter of filters) {
+      const operator = filter.operator ?? '=';
+      if (operator !== '=' && operator !== 'in') unsupported(server, filter, 'equality filters (filter[field]=value) and in');
+      params[`filter[${filter.property}]`] = Array.isArray(filter.value) ? filter.value.join(',') : filter.value;
+    }
+    return params;
+  };
+}
+
+const laravel: Preset = {
+  pageParam: 'page',
+  limitParam: 'per_page',
+  startParam: null,
+  serializeSorters: minusSort('sort'),
+  serializeFilters: bracketFilters('laravel'),
+  reader: {
+    rootProperty: (data) => (isPlainObject(data) && 'data' in data ? data.data : data),
+    totalProperty: (data) => (isPlainObject(data) ? (isPlainObject(data.meta) ? data.meta.total : data.total) : undefined),
+  },
+  supportsBatch: false,
+};
+
+const springDataRest: Preset = {
+  pageParam: 'page',
+  firstPage: 0,
+  limitParam: 'size',
+  startParam: null,
+  serializeSorters: (sorters) => ({ sort: sorters.map((s) => `${s.property},${lower(s)}`) }),
+  serializeFilters: equalityFilters('spring-data-rest'),
+  reader: { rootProperty: halRoot, totalProperty: 'page.totalElements', transformRecord: halRecord },
+  supportsBatch: false,
+};
+
+/** The JSON:API `type` of a request's records: the last segment of the collection url. */
+function jsonApiType(url: string | undefined): string {
+  const path = (url ?? '').split(/[?#]/)[0] ?? '';
+  const segments = path.split('/').filter((s) => s !== '' && !s.startsWith('{'));
+  return (segments.pop() ?? 'resources').replace(/\.\w+$/, '');
+}
+
+const jsonApi: Preset = {
+  pageParam: 'page[number]',
+  limitParam: 'page[size]',
+  startParam: null,
+  actionMethods: { update: 'PATCH' },
+  headers: { Accept: 'application/vnd.api+json' },
+  serializeSorters: minusSort('sort'),
+  serializeFilters: bracketFilters('json-api'),
+  reader: { rootProperty: 'data', totalProperty: 'meta.total', transformRecord: jsonApiRecord },
+  writer: {
+    contentType: 'application/vnd.api+json',
+    rootProperty: 'data',
+    allowSingle: true,
+    transformRecord: (data, record, request) => {
+      const idProperty = record.getModelClass().idProperty;
+      const { [idProperty]: _id, ...attributes } = data;
+      const type = jsonApiType(request.sourceUrl);
+      return record.phantom ? { type, attributes } : { type, id: String(record.getId()), attributes };
+    },
+  },
+  supportsBatch: false,
+};
+
+export const builtInPresets: Record<string, Preset> = {
+  'json-server': jsonServer,
+  'django-rest': djangoRest,
+  rails,
+  laravel,
+  'spring-data-rest': springDataRest,
+  'json-api': jsonApi,
+};

@@ -1,0 +1,46 @@
+import { isPlainObject } from '../util/options.js';
+import { AjaxProxy } from './AjaxProxy.js';
+import { MemoryProxy } from './MemoryProxy.js';
+import { Proxy } from './Proxy.js';
+import { RestProxy } from './RestProxy.js';
+
+/** A proxy class the registry can build from a config object. */
+export type ProxyClass = new (config: Record<string, unknown>) => Proxy;
+
+const types = new Map<string, ProxyClass>([
+  ['rest', RestProxy],
+  ['ajax', AjaxProxy],
+  ['memory', MemoryProxy],
+]);
+
+/** A proxy config: `{ type: 'rest', url: '/users', ... }`. */
+export interface ProxyTypeConfig {
+  type: string;
+  [option: string]: unknown;
+}
+
+/** Add a proxy type, so that `{ type }` configs can name it. */
+export function registerProxy(type: string, ProxyType: ProxyClass): void {
+  if (typeof type !== 'string' || type === '') throw new TypeError(`registerProxy: the type must be a non-empty string, got ${String(type)}`);
+  if (typeof ProxyType !== 'function' || !(ProxyType.prototype instanceof Proxy)) {
+    throw new TypeError(`registerProxy: "${type}" must be registered with a class that extends Proxy`);
+  }
+  types.set(type, ProxyType);
+}
+
+/** Turn `{ type: 'rest', url }` into a proxy; a proxy is returned as is. */
+export function createProxy(config: Proxy | ProxyTypeConfig): Proxy {
+  if (config instanceof Proxy) return config;
+  if (!isPlainObject(config)) {
+    throw new TypeError(`createProxy: expected a proxy or a config such as { type: 'rest', url: '/users' }, got ${config === null ? 'null' : typeof config}`);
+  }
+  const { type, ...options } = config;
+  if (typeof type !== 'string') {
+    throw new TypeError(`createProxy: the config needs a type (one of ${[...types.keys()].map((t) => `"${t}"`).join(', ')})`);
+  }
+  const ProxyType = types.get(type);
+  if (ProxyType === undefined) {
+    throw new TypeError(`createProxy: unknown proxy type "${type}"; registered types are ${[...types.keys()].map((t) => `"${t}"`).join(', ')} (add one with registerProxy)`);
+  }
+  return new ProxyType(options);
+}

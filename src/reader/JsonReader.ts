@@ -1,0 +1,235 @@
+import type { FieldErrors } from '../errors/ProxyError.js';
+import { ResultSet } from '../operation/ResultSet.js';
+import type { Action, ModelClassLike } from '../operation/types.js';
+import { applyOptions, defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import { readPath, typeName } from '../util/path.js';
+
+/** A dotted path into the body, or a function that picks the value out of it. */
+export type BodyPath = string | ((data: unknown) => unknown);
+
+export interface JsonReaderConfig {
+  /**
+   * Where the records are: `''` (default) is the body itself (an array, or one object); a dotted
+   * path (`'data'`, `'_embedded.users'`) or a function picks them out of an envelope.
+   * @example new JsonReader({ rootProperty: 'results' }) // Django REST framework
+   */
+  rootProperty?: BodyPath;
+  /**
+   * Where the total number of records (for paging) is. Default `'total'`; when absent the total
+   * is the number of records read. @example { totalProperty: 'meta.total' }
+   */
+  totalProperty?: BodyPath;
+  /** A property that is `false` when the server failed. Default `'success'`; `''` turns it off. */
+  successProperty?: string;
+  /** The message that goes with `success: false`. Default `'message'`. */
+  messageProperty?: string;
+  /** A response header holding the total, e.g. `'X-Total-Count'` (json-server, Rails). Default none. */
+  totalHeader?: string;
+  /** Change the parsed body before it is read. @example { transform: (body) => body.payload } */
+  transform?: (data: unknown) => unknown;
+  /**
+   * Change each record's data before a record is made of it (unwrap `{ user: {...} }`, flatten
+   * JSON:API `attributes`). Default none.
+   */
+  transformRecord?: (item: Record<string, unknown>, model: ModelClassLike | undefined) => Record<string, unknown>;
+}
+
+/** What a reader needs to know about the answer it reads. */
+export interface ReadContext {
+  action: Action;
+  model?: ModelClassLike | undefined;
+  response?: Response | undefined;
+  /** True for a read of a whole collection (a store load), where one object is not a list. */
+  collection?: boolean;
+}
+
+/** A body that is JSON but not in the shape the reader expects. */
+export class ReadShapeError extends Error {
+  override name = 'ReadShapeError';
+}
+
+const bodyPath = { expect: 'a string or a function', test: (v: unknown) => typeof v === 'string' || typeof v === 'function' };
+
+const schema: OptionSchema = {
+  rootProperty: option(bodyPath, () => ''),
+  totalProperty: option(bodyPath, () => 'total'),
+  successProperty: option(is.string, () => 'success'),
+  messageProperty: option(is.string, () => 'message'),
+  totalHeader: option(is.string),
+  transform: option(is.function),
+  transformRecord: option(is.function),
+};
+
+function pick(data: unknown, path: BodyPath): unknown {
+  return typeof path === 'function' ? path(data) : readPath(data, path);
+}
+
+function describePath(path: BodyPath): string {
+  return typeof path === 'function' ? 'the rootProperty function' : `"${path}"`;
+}
+
+function toStrings(value: unknown): string[] | undefined {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) return value;
+  return undefined;
+}
+
+/** `{ field: msg | msg[] }` -> FieldErrors, or undefined when a value is neither. */
+function fieldMap(value: unknown, arraysOnly: boolean): FieldErrors | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const errors: FieldErrors = {};
+  let count = 0;
+  for (const [field, messages] of Object.entries(value)) {
+    const list = arraysOnly && !Array.isArray(messages) ? undefined : toStrings(messages);
+    if (list === undefined) return undefined;
+    errors[field] = list;
+    count++;
+  }
+  return count > 0 ? errors : undefined;
+}
+
+/** JSON:API `[{ source: { pointer }, detail }]` or Spring `[{ property, message }]`. */
+function fieldList(value: unknown): FieldErrors | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const errors: FieldErrors = {};
+  let count = 0;
+  for (const item of value) {
+    if (!isPlainObject(item)) continue;
+    const source = item.source;
+    const pointer = isPlainObject(source) && typeof source.pointer === 'string' ? source.pointer : undefined;
+    const field = pointer !== undefined ? pointer.split('/').pop() : typeof item.property === 'string' ? item.property : undefined;
+    const message = [item.detail, item.message, item.title].find((m) => typeof m === 'string');
+    if (field === undefined || field === '' || typeof message !== 'string') continue;
+    (errors[field] ??= []).push(message);
+    count++;
+  }
+  return count > 0 ? errors : undefined;
+}
+
+/**
+ * Reads JSON answers: the records (from the body or an envelope), the total, and the
+ * `success`/`message` of servers that report failure in a 200. Also reads error bodies.
+ */
+export class JsonReader {
+  declare rootProperty: BodyPath;
+  declare totalProperty: BodyPath;
+  declare successProperty: string;
+  declare messageProperty: string;
+  declare totalHeader: string | undefined;
+  declare transform: ((data: unknown) => unknown) | undefined;
+  declare transformRecord: JsonReaderConfig['transformRecord'];
+
+  constructor(config: JsonReaderConfig = {}) {
+    applyOptions(this, 'JsonReader', schema, config);
+  }
+
+  /**
+   * Read a parsed body (undefined for an empty one). Records of a read are made with the model;
+   * those of a write stay plain data for the proxy to merge into the records it sent.
+   * Throws ReadShapeError when the body is not in the expected shape.
+   */
+  read(body: unknown, context: ReadContext): ResultSet {
+    const data = this.transform && body !== undefined ? this.transform(body) : body;
+    const envelope = isPlainObject(data) ? data : undefined;
+    if (envelope && this.successProperty !== '') {
+      const success = readPath(envelope, this.successProperty);
+      if (success === false || success === 'false') {
+        const message = this.messageProperty === '' ? undefined : readPath(envelope, this.messageProperty);
+        return new ResultSet({ success: false, message: typeof message === 'string' ? message : undefined });
+      }
+    }
+    const items = this.readItems(data, context);
+    const records =
+      context.action === 'read' && context.model
+        ? items.map((item) => context.model?.fromServer(item) ?? item)
+        : items;
+    const message = envelope && this.messageProperty !== '' ? readPath(envelope, this.messageProperty) : undefined;
+    return new ResultSet({
+      records,
+      total: this.readTotal(data, context.response, items.length),
+      success: true,
+      message: typeof message === 'string' ? message : undefined,
+    });
+  }
+
+  private readItems(data: unknown, context: ReadContext): Record<string, unknown>[] {
+    if (data === undefined || data === null) return [];
+    const root = pick(data, this.rootProperty);
+    if (root === undefined || root === null) {
+      if (context.action !== 'read') return []; // a write answered without data: nothing to merge
+      if (this.rootProperty === '') return [];
+      const keys = isPlainObject(data) ? Object.keys(data).slice(0, 8).join(', ') : typeName(data);
+      throw new ReadShapeError(
+        `the answer has no records at ${describePath(this.rootProperty)} (it has: ${keys}); set the reader's rootProperty to where they are`,
+      );
+    }
+    let list: unknown[];
+    if (Array.isArray(root)) {
+      list = root;
+    } else if (isPlainObject(root)) {
+      if (context.collection && this.rootProperty === '') {
+        const arrayKey = Object.keys(root).find((key) => Array.isArray(root[key]));
+        if (arrayKey !== undefined) {
+          throw new ReadShapeError(
+            `expected an array of records but got an object with the array "${arrayKey}"; set the reader's rootProperty to '${arrayKey}'`,
+          );
+        }
+      }
+      list = [root];
+    } else {
+      throw new ReadShapeError(`expected records (an array or an object) but got ${typeName(root)}`);
+    }
+    const transformRecord = this.transformRecord;
+    const items: Record<string, unknown>[] = new Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      if (!isPlainObject(item)) {
+        throw new ReadShapeError(`record ${i} of the answer is ${typeName(item)}, not an object`);
+      }
+      items[i] = transformRecord ? transformRecord(item, context.model) : item;
+    }
+    return items;
+  }
+
+  private readTotal(data: unknown, response: Response | undefined, count: number): number {
+    if (this.totalHeader !== undefined && response) {
+      const header = response.headers.get(this.totalHeader);
+      const total = header === null ? NaN : Number.parseInt(header, 10);
+      if (Number.isFinite(total)) return total;
+    }
+    if (isPlainObject(data) && this.totalProperty !== '') {
+      const value = pick(data, this.totalProperty);
+      const total = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseInt(value, 10) : NaN;
+      if (Number.isFinite(total)) return total;
+    }
+    return count;
+  }
+
+  /**
+   * Read an error body: a message, and field errors in any of the shapes servers use:
+   * `{ errors: { field: msg | msg[] } }`, `{ message, errors: { field: msg[] } }`,
+   * `{ field: msg[] }`, JSON:API `{ errors: [{ source: { pointer }, detail }] }` and Spring's
+   * `{ errors: [{ property, message }] }`.
+   */
+  readError(body: unknown): { message: string | undefined; fieldErrors: FieldErrors | undefined } {
+    if (!isPlainObject(body)) return { message: undefined, fieldErrors: undefined };
+    const errors = body.errors;
+    const fieldErrors = fieldMap(errors, false) ?? fieldList(errors) ?? fieldMap(body, true);
+    let message = [body.message, body.detail, body.error, body.title].find((m) => typeof m === 'string');
+    if (message === undefined && Array.isArray(errors) && isPlainObject(errors[0])) {
+      const first = errors[0];
+      message = [first.detail, first.title, first.message].find((m) => typeof m === 'string');
+    }
+    return { message: typeof message === 'string' ? message : undefined, fieldErrors };
+  }
+}
+
+defineOptions(JsonReader.prototype, 'JsonReader', schema);
+
+/** Make a reader from a reader or a reader config (checked like the constructor's). */
+export function toReader(value: unknown): JsonReader {
+  if (value instanceof JsonReader) return value;
+  const reader = new JsonReader();
+  applyOptions(reader, 'JsonReader', schema, value);
+  return reader;
+}

@@ -1,0 +1,157 @@
+/**
+ * Config options: declared once per class with their check, default and normalisation, and
+ * turned into validated accessors on the prototype. Every option is afterwards a public,
+ * writable property; assigning a wrong value throws the same TypeError as the constructor.
+ */
+export interface OptionSpec {
+  /** Says what the option must be, completing "<name> must be ...", e.g. "a boolean". */
+  readonly expect: string;
+  readonly test: (value: unknown) => boolean;
+  /** The default, made anew for every instance. */
+  readonly initial?: () => unknown;
+  /** Turns an accepted value into the stored form (e.g. a config object into an instance). */
+  readonly normalize?: (value: unknown, owner: object) => unknown;
+}
+
+export type OptionSchema = Readonly<Record<string, OptionSpec>>;
+
+const VALUES = Symbol('options');
+
+interface WithOptionValues {
+  [VALUES]?: Record<string, unknown>;
+}
+
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'function') return 'a function';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof Date) return 'a Date';
+  if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'Object'})`;
+  return String(value);
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j] ?? 0;
+      row[j] = Math.min(current + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+function suggestion(name: string, known: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best === undefined ? '' : ` (did you mean "${best}"?)`;
+}
+
+function values(owner: WithOptionValues): Record<string, unknown> {
+  return (owner[VALUES] ??= {});
+}
+
+/** Check and store one option; `undefined` restores the default. */
+function store(owner: object, className: string, name: string, spec: OptionSpec, value: unknown): void {
+  if (value === undefined) {
+    const initial = spec.initial ? spec.initial() : undefined;
+    values(owner)[name] = initial !== undefined && spec.normalize ? spec.normalize(initial, owner) : initial;
+    return;
+  }
+  if (!spec.test(value)) {
+    throw new TypeError(`${className}: ${name} must be ${spec.expect}, got ${describeValue(value)}`);
+  }
+  values(owner)[name] = spec.normalize ? spec.normalize(value, owner) : value;
+}
+
+/**
+ * Define validated accessors for every option of `schema` on `prototype`. The class declares
+ * the matching typed properties with `declare`, so TypeScript knows their types.
+ */
+export function defineOptions(prototype: object, className: string, schema: OptionSchema): void {
+  for (const [name, spec] of Object.entries(schema)) {
+    Object.defineProperty(prototype, name, {
+      configurable: true,
+      enumerable: true,
+      get(this: WithOptionValues) {
+        return values(this)[name];
+      },
+      set(this: object, value: unknown) {
+        store(this, className, name, spec, value);
+      },
+    });
+  }
+}
+
+/**
+ * Apply defaults, then a user's config, checking every key: an unknown option or a value of the
+ * wrong type is a TypeError that names it.
+ */
+export function applyOptions(
+  owner: object,
+  className: string,
+  schema: OptionSchema,
+  config: unknown,
+): void {
+  if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) {
+    throw new TypeError(`${className}: the config must be an object, got ${describeValue(config)}`);
+  }
+  const given: Record<string, unknown> = {};
+  if (config) {
+    for (const [key, value] of Object.entries(config)) given[key] = value;
+  }
+  const known = Object.keys(schema);
+  for (const key of Object.keys(given)) {
+    if (!(key in schema)) {
+      throw new TypeError(`${className}: unknown option "${key}"${suggestion(key, known)}`);
+    }
+  }
+  for (const [name, spec] of Object.entries(schema)) store(owner, className, name, spec, given[name]);
+}
+
+// Checks shared by the option schemas.
+export const is = {
+  boolean: { expect: 'a boolean', test: (v: unknown) => typeof v === 'boolean' },
+  string: { expect: 'a string', test: (v: unknown) => typeof v === 'string' },
+  function: { expect: 'a function', test: (v: unknown) => typeof v === 'function' },
+  plainObject: { expect: 'an object', test: (v: unknown) => isPlainObject(v) },
+  nonNegativeInteger: {
+    expect: 'a non-negative integer',
+    test: (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+  },
+  positiveInteger: {
+    expect: 'a positive integer',
+    test: (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0,
+  },
+  /** A param name: a string, or undefined/null/'' meaning "not sent". */
+  paramName: {
+    expect: 'a string (or undefined, null or "" to leave the param out)',
+    test: (v: unknown) => v === undefined || v === null || typeof v === 'string',
+  },
+} as const;
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Build a spec from a check, with an optional default and normaliser. */
+export function option(
+  check: { expect: string; test: (value: unknown) => boolean },
+  initial?: () => unknown,
+  normalize?: (value: unknown, owner: object) => unknown,
+): OptionSpec {
+  return { expect: check.expect, test: (value) => value === undefined || check.test(value), initial, normalize };
+}

@@ -1,0 +1,17 @@
+/** Read a dotted path (`'meta.total'`, `'_embedded.users'`) from parsed JSON; undefined when absent. */
+export function readPath(data: unknown, path: string): unknown {
+  if (path === '') return data;
+  let current: unknown = data;
+  for (const key of path.split('.')) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = Reflect.get(current, key);
+  }
+  return current;
+}
+
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}

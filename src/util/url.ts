@@ -1,0 +1,137 @@
+/**
+ * Pure url helpers. A url is handled as three parts, path, query and fragment, so that ids,
+ * formats and params always land in the path or the query where they belong, never inside a
+ * base url's query string or fragment.
+ */
+export interface UrlParts {
+  /** Everything before `?` or `#`: scheme, host and path. */
+  path: string;
+  /** The query without its `?` ('' when none). */
+  query: string;
+  /** The fragment with its `#` ('' when none). */
+  hash: string;
+}
+
+export function splitUrl(url: string): UrlParts {
+  let rest = url;
+  let hash = '';
+  const hashAt = rest.indexOf('#');
+  if (hashAt !== -1) {
+    hash = rest.slice(hashAt);
+    rest = rest.slice(0, hashAt);
+  }
+  const queryAt = rest.indexOf('?');
+  if (queryAt === -1) return { path: rest, query: '', hash };
+  return { path: rest.slice(0, queryAt), query: rest.slice(queryAt + 1), hash };
+}
+
+export function joinUrl({ path, query, hash }: UrlParts): string {
+  return query === '' ? path + hash : `${path}?${query}${hash}`;
+}
+
+/** Add a path segment, with exactly one `/` before it. */
+export function appendSegment(path: string, segment: string): string {
+  return path.endsWith('/') ? path + segment : `${path}/${segment}`;
+}
+
+/** End the path with `.<format>`: no second `.`, and never `/.json` for a trailing slash. */
+export function appendFormat(path: string, format: string): string {
+  let base = path;
+  while (base.endsWith('/') && !base.endsWith('//') && base.length > 1) base = base.slice(0, -1);
+  return base.endsWith('.') ? base + format : `${base}.${format}`;
+}
+
+/** End the path with one `/`. */
+export function appendSlash(path: string): string {
+  return path.endsWith('/') ? path : `${path}/`;
+}
+
+/** Join two query strings (without `?`). */
+export function joinQuery(a: string, b: string): string {
+  if (a === '') return b;
+  if (b === '') return a;
+  return `${a}&${b}`;
+}
+
+function encodeValue(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * Encode params as a query string. Arrays repeat the key (`id=1&id=3`), Dates are ISO 8601,
+ * objects are JSON, `undefined` and `null` are left out.
+ */
+export function encodeQuery(params: Readonly<Record<string, unknown>>): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(params)) {
+    const value = params[key];
+    const encodedKey = encodeURIComponent(key);
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        const encoded = encodeValue(item);
+        if (encoded !== undefined) parts.push(`${encodedKey}=${encodeURIComponent(encoded)}`);
+      }
+    } else {
+      const encoded = encodeValue(value);
+      if (encoded !== undefined) parts.push(`${encodedKey}=${encodeURIComponent(encoded)}`);
+    }
+  }
+  return parts.join('&');
+}
+
+/** Add a query string to a url, before its fragment. */
+export function appendQuery(url: string, query: string): string {
+  if (query === '') return url;
+  const parts = splitUrl(url);
+  return joinUrl({ ...parts, query: joinQuery(parts.query, query) });
+}
+
+/** Remove one param from a query string (used to keep the cache buster out of messages). */
+export function removeQueryParam(url: string, name: string): string {
+  const parts = splitUrl(url);
+  if (parts.query === '') return url;
+  const prefix = `${encodeURIComponent(name)}=`;
+  const kept = parts.query.split('&').filter((pair) => !pair.startsWith(prefix));
+  return joinUrl({ ...parts, query: kept.join('&') });
+}
+
+const TEMPLATE = /\{([A-Za-z_$][\w$.-]*)\}/g;
+
+/** The names of the `{name}` placeholders of a url template. */
+export function templateNames(url: string): string[] {
+  return Array.from(url.matchAll(TEMPLATE), (match) => match[1] ?? '');
+}
+
+/**
+ * Fill the `{name}` placeholders of a url. `lookup` gives each value; a value of undefined,
+ * null or '' is reported through `missing`, which must throw.
+ */
+export function fillTemplate(
+  url: string,
+  lookup: (name: string) => unknown,
+  missing: (name: string) => never,
+): string {
+  return url.replace(TEMPLATE, (_, name: string) => {
+    const value = lookup(name);
+    if (value === undefined || value === null || value === '') missing(name);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/**
+ * Encode an id as one path segment. `encodeURIComponent` leaves `.` alone, so the segments `.`
+ * and `..` (which url normalisation would collapse) are percent-encoded as well.
+ */
+export function encodeId(id: unknown): string {
+  const encoded = encodeURIComponent(String(id));
+  if (encoded === '.' || encoded === '..') return encoded.replace(/\./g, '%2E');
+  return encoded;
+}
+
+/** Whether a url is absolute (has a scheme), so that fetch can use it without a base. */
+export function isAbsoluteUrl(url: string): boolean {
+  return /^[a-zA-Z][a-zA-Z\d+.-]*:/.test(url);
+}
