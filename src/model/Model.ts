@@ -39,7 +39,16 @@ export interface ModelClass<T extends Model = Model> {
   clientIdProperty: string | undefined;
   getProxy(): Proxy;
   getFields(): readonly FieldInfo[];
-  fromServer(data: Record<string, unknown>): T;
+}
+
+/** Make a record of `model` that adopts server data as is (converted lazily). */
+export function recordFromServer<T extends Model>(model: ModelClass<T>, data: Record<string, unknown>): T {
+  adopting = data;
+  try {
+    return new model();
+  } finally {
+    adopting = undefined;
+  }
 }
 
 /** The values a record is made of: any of its fields (converted), plus undeclared keys. */
@@ -187,12 +196,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** Make a record from one item of a server's answer (the reader calls this). */
   static fromServer<T extends Model>(this: ModelClass<T>, data: Record<string, unknown>): T {
-    adopting = data;
-    try {
-      return new this();
-    } finally {
-      adopting = undefined;
-    }
+    return recordFromServer(this, data);
   }
 
   /** The declared fields. */
@@ -243,8 +247,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       throw new ProxyError('server', `${describeRead(operation)} answered no record for id ${JSON.stringify(id)}`, { operation, request: operation.request, response: operation.response });
     }
     if (item instanceof this) return item;
-    const record = this.fromServer(item instanceof Model ? item.data : isPlainObject(item) ? item : {});
-    return record;
+    return recordFromServer(this, item instanceof Model ? item.data : isPlainObject(item) ? item : {});
   }
 
   // ---- values ------------------------------------------------------------------------------
@@ -681,7 +684,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 }
 
-function isModelClass(value: unknown): value is typeof Model {
+export function isModelClass(value: unknown): value is typeof Model {
   return typeof value === 'function' && (value === Model || value.prototype instanceof Model);
 }
 

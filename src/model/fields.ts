@@ -4,8 +4,12 @@ import { describeValue, isPlainObject } from '../util/options.js';
 /** A field declaration: a name (type `'auto'`), or a config. */
 export interface FieldConfig {
   name: string;
-  /** How values are converted. Default `'auto'` (kept as they are). */
-  type?: FieldType;
+  /**
+   * How values are converted: `'auto'` (default: kept as they are), `'string'`, `'int'`,
+   * `'number'`, `'boolean'` or `'date'`. (Typed as string too, so that a plain
+   * `static fields = [{ name: 'age', type: 'int' }]` compiles; other values are a TypeError.)
+   */
+  type?: FieldType | (string & {});
   /** The value of a new record that was given none. Default none. */
   defaultValue?: unknown;
   /** Whether null is kept (true, the default) or turned into the type's empty value ('', 0, false). */
@@ -102,8 +106,8 @@ export class Field implements FieldInfo {
     for (const key of Object.keys(config)) {
       if (!CONFIG_KEYS.has(key)) throw new TypeError(`${where}: unknown field option "${key}"`);
     }
-    const type = config.type ?? 'auto';
-    if (!TYPES.includes(type)) throw new TypeError(`${where}: type must be one of ${TYPES.join(', ')}, got ${describeValue(type)}`);
+    const type = TYPES.find((candidate) => candidate === (config.type ?? 'auto'));
+    if (type === undefined) throw new TypeError(`${where}: type must be one of ${TYPES.join(', ')}, got ${describeValue(config.type)}`);
     for (const key of ['allowNull', 'persist'] as const) {
       if (config[key] !== undefined && typeof config[key] !== 'boolean') throw new TypeError(`${where}: ${key} must be a boolean, got ${describeValue(config[key])}`);
     }

@@ -1,6 +1,6 @@
 import { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
-import { Model, type ModelClass, type ModelInit, type RecordOwner } from '../model/Model.js';
+import { isModelClass, Model, recordFromServer, type ModelClass, type ModelInit, type RecordOwner } from '../model/Model.js';
 import { Batch, type BatchConfig } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
@@ -154,7 +154,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     super();
     const { data, ...rest } = isPlainObject(config) ? config : { data: undefined };
     applyOptions(this, 'Store', storeSchema, isPlainObject(config) ? rest : config);
-    if (this.proxy && this.proxy.model === undefined) this.proxy.model = this.model;
+    if (this.proxy && this.proxy.model === undefined && isModelClass(this.model)) this.proxy.model = this.model;
     if (data !== undefined) {
       if (!Array.isArray(data)) throw new TypeError(`Store: data must be an array of records or objects, got ${describeValue(data)}`);
       this.insertRecords(this.#all.length, this.toRecords(data), false);
@@ -170,7 +170,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   /** The proxy used: the store's own, else the model's. */
   getProxy(): Proxy {
     const proxy = this.proxy ?? this.model.getProxy();
-    if (proxy.model === undefined) proxy.model = this.model;
+    if (proxy.model === undefined && isModelClass(this.model)) proxy.model = this.model;
     return proxy;
   }
 
@@ -494,8 +494,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   private adopt(items: readonly unknown[]): M[] {
     return items.map((item) => {
       if (item instanceof this.model) return item;
-      if (item instanceof Model) return this.model.fromServer(item.getData());
-      if (isPlainObject(item)) return this.model.fromServer(item);
+      if (item instanceof Model) return recordFromServer(this.model, item.getData());
+      if (isPlainObject(item)) return recordFromServer(this.model, item);
       throw new ProxyError('parse', `the proxy read ${describeValue(item)} where a record was expected`);
     });
   }
