@@ -672,6 +672,12 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     }
   }
 
+  /** Whether the record is joined to this owner. */
+  belongsTo(owner: RecordOwner): boolean {
+    const owners = this.owners;
+    return owners === owner || (Array.isArray(owners) && owners.includes(owner));
+  }
+
   private notify(tell: (owner: RecordOwner) => void): void {
     const owners = this.owners;
     if (owners === null) return;

@@ -18,8 +18,8 @@ export interface RequestConfig {
 export class Request {
   operation: Operation;
   action: Action;
-  /** The url: the one to start from until `buildUrl` sets the built one. */
-  url: string | undefined;
+  #url: string | undefined;
+  #built = false;
   method: string;
   params: Record<string, unknown>;
   headers: Record<string, string>;
@@ -29,8 +29,27 @@ export class Request {
   cacheBuster: number | undefined = undefined;
   /** The url `getUrl` chose, so that building again starts from it and not from its own result. */
   sourceUrl: string | undefined = undefined;
-  /** The url `buildUrl` last produced. */
-  builtUrl: string | undefined = undefined;
+
+  /** The url: the one to start from until `buildUrl` sets the built one. */
+  get url(): string | undefined {
+    return this.#url;
+  }
+
+  set url(url: string | undefined) {
+    this.#url = url;
+    this.#built = false;
+  }
+
+  /** True while `url` is the one `buildUrl` produced (setting `url` clears it). */
+  get isBuilt(): boolean {
+    return this.#built;
+  }
+
+  /** Set the final url (ServerProxy.buildUrl calls this). */
+  setBuiltUrl(url: string): void {
+    this.#url = url;
+    this.#built = true;
+  }
 
   constructor(config: RequestConfig) {
     if (typeof config !== 'object' || config === null || !config.operation) {
@@ -38,7 +57,7 @@ export class Request {
     }
     this.operation = config.operation;
     this.action = config.action ?? config.operation.action;
-    this.url = config.url;
+    this.#url = config.url;
     this.method = config.method ?? 'GET';
     this.params = config.params ?? {};
     this.headers = config.headers ?? {};

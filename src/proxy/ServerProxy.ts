@@ -2,7 +2,7 @@ import { ProxyError } from '../errors/ProxyError.js';
 import type { Operation } from '../operation/Operation.js';
 import { Request } from '../operation/Request.js';
 import { ACTIONS, type Filter, type Sorter } from '../operation/types.js';
-import { defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import { defineOptions, is, isPlainObject, option, paramOption, type OptionSchema } from '../util/options.js';
 import { appendQuery } from '../util/url.js';
 import { Proxy, proxySchema, type ProxyConfig } from './Proxy.js';
 
@@ -67,16 +67,16 @@ export const serverSchema: OptionSchema = {
   noCache: option(is.boolean, () => true),
   cacheString: option(is.string, () => '_dc'),
   timeout: option(isTimeout, () => 30000),
-  pageParam: option(is.paramName, () => 'page'),
-  startParam: option(is.paramName, () => 'start'),
-  limitParam: option(is.paramName, () => 'limit'),
+  pageParam: paramOption('page'),
+  startParam: paramOption('start'),
+  limitParam: paramOption('limit'),
   firstPage: option({ expect: '0 or 1', test: (v) => v === 0 || v === 1 }, () => 1),
-  sortParam: option(is.paramName, () => 'sort'),
-  filterParam: option(is.paramName, () => 'filter'),
-  groupParam: option(is.paramName, () => 'group'),
-  directionParam: option(is.paramName, () => 'dir'),
-  groupDirectionParam: option(is.paramName, () => 'groupDir'),
-  idParam: option(is.paramName, () => 'id'),
+  sortParam: paramOption('sort'),
+  filterParam: paramOption('filter'),
+  groupParam: paramOption('group'),
+  directionParam: paramOption('dir'),
+  groupDirectionParam: paramOption('groupDir'),
+  idParam: paramOption('id'),
   simpleSortMode: option(is.boolean, () => false),
   simpleGroupMode: option(is.boolean, () => false),
   serializeSorters: option(is.function),
@@ -141,7 +141,7 @@ export class ServerProxy extends Proxy {
    * 'config' when there is none.
    */
   getUrl(request: Request): string {
-    if (request.url !== undefined && request.url !== '' && request.url !== request.builtUrl) {
+    if (request.url !== undefined && request.url !== '' && !request.isBuilt) {
       request.sourceUrl ??= request.url;
       return request.url;
     }
@@ -170,8 +170,7 @@ export class ServerProxy extends Proxy {
       request.cacheBuster ??= Date.now();
       url = appendQuery(url, `${encodeURIComponent(this.cacheString)}=${request.cacheBuster}`);
     }
-    request.url = url;
-    request.builtUrl = url;
+    request.setBuiltUrl(url);
     return url;
   }
 

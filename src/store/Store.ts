@@ -235,12 +235,18 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   private insertRecords(index: number, records: M[], fireEvents: boolean): M[] {
     const added: M[] = [];
+    const batch = new Set<M>();
     for (const record of records) {
-      if (this.#all.includes(record)) continue;
+      if (batch.has(record)) continue;
+      const removedAt = this.#removed.indexOf(record);
+      if (record.belongsTo(this) && removedAt === -1 && !this.#offPage.includes(record)) continue; // already here
       const key = idKey(record);
-      if (key !== undefined && this.getById(key) !== undefined) {
+      const holder = key === undefined ? undefined : this.getById(key);
+      if (holder !== undefined && holder !== record) {
         throw new TypeError(`Store of ${this.model.name}: a record with id ${key} is already in the store`);
       }
+      if (removedAt !== -1) this.#removed.splice(removedAt, 1);
+      batch.add(record);
       added.push(record);
     }
     if (added.length === 0) return [];
@@ -248,10 +254,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.#all.splice(at, 0, ...added);
     for (const record of added) {
       record.join(this);
-      const removedAt = this.#removed.indexOf(record);
-      if (removedAt !== -1) this.#removed.splice(removedAt, 1);
+      this.index(record);
     }
-    this.#byId = null;
     this.refresh();
     if (fireEvents) {
       this.fire('add', { store: this, records: added, index: added[0] === undefined ? -1 : this.visible.indexOf(added[0]) });
@@ -259,6 +263,17 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       this.queueAutoSync();
     }
     return added;
+  }
+
+  /** Keep the id map (when built) up to date for one record. */
+  private index(record: M): void {
+    const key = idKey(record);
+    if (this.#byId !== null && key !== undefined) this.#byId.set(key, record);
+  }
+
+  private unindex(record: M): void {
+    const key = idKey(record);
+    if (this.#byId !== null && key !== undefined && this.#byId.get(key) === record) this.#byId.delete(key);
   }
 
   /** Add records (records or plain data) at the end. Returns the records added. */
@@ -278,15 +293,19 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * Remove records. Saved ones are kept for the next sync to destroy; a new one is just dropped.
    */
   remove(records: M | readonly M[]): M[] {
-    const list: readonly M[] = Array.isArray(records) ? records : [records];
+    const wanted = new Set<M>(Array.isArray(records) ? records : [records]);
     const removed: M[] = [];
     const indexes: number[] = [];
-    for (const record of list) {
-      const index = this.#all.indexOf(record);
-      if (index === -1) continue;
-      indexes.push(this.visible.indexOf(record));
-      this.#all.splice(index, 1);
+    const visible = this.visible;
+    const kept: M[] = [];
+    this.#all.forEach((record, index) => {
+      if (!wanted.has(record)) {
+        kept.push(record);
+        return;
+      }
       removed.push(record);
+      indexes.push(visible === this.#all ? index : visible.indexOf(record));
+      this.unindex(record);
       // A record whose create is in flight must be destroyed once it exists on the server.
       if ((!record.phantom || record.saving) && !record.erased) {
         this.#removed.push(record);
@@ -294,9 +313,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       } else {
         record.unjoin(this);
       }
-    }
+    });
     if (removed.length === 0) return [];
-    this.#byId = null;
+    this.#all = kept;
     this.refresh();
     this.fire('remove', { store: this, records: removed, indexes });
     this.fire('datachanged', { store: this });
@@ -375,7 +394,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   afterEdit(record: Model, modifiedFieldNames: string[]): void {
     const own = this.own(record);
     if (own === undefined) return;
-    if (modifiedFieldNames.includes(this.model.idProperty)) this.#byId = null;
+    if (modifiedFieldNames.includes(this.model.idProperty)) this.#byId = null; // re-keyed on next lookup
     this.fire('update', { store: this, record: own, operation: 'edit', modifiedFieldNames });
     this.queueAutoSync();
   }
@@ -383,7 +402,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   afterCommit(record: Model, modifiedFieldNames: string[]): void {
     const own = this.own(record);
     if (own === undefined) return;
-    this.#byId = null;
+    if (!this.#removed.includes(own)) this.index(own); // a created record now has its server id
     const offPage = this.#offPage.indexOf(own);
     if (offPage !== -1 && !own.dirty) {
       this.#offPage.splice(offPage, 1);
@@ -407,7 +426,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     if (index !== -1) {
       const visibleIndex = this.visible.indexOf(own);
       this.#all.splice(index, 1);
-      this.#byId = null;
+      this.unindex(own);
       this.refresh();
       this.fire('remove', { store: this, records: [own], indexes: [visibleIndex] });
       this.fire('datachanged', { store: this });

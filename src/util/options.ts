@@ -11,6 +11,8 @@ export interface OptionSpec {
   readonly initial?: () => unknown;
   /** Turns an accepted value into the stored form (e.g. a config object into an instance). */
   readonly normalize?: (value: unknown, owner: object) => unknown;
+  /** `undefined` is a value of its own (a param name: "not sent"), not "the default". */
+  readonly keepUndefined?: boolean;
 }
 
 export type OptionSchema = Readonly<Record<string, OptionSpec>>;
@@ -64,6 +66,10 @@ function values(owner: WithOptionValues): Record<string, unknown> {
 
 /** Check and store one option; `undefined` restores the default. */
 function store(owner: object, className: string, name: string, spec: OptionSpec, value: unknown): void {
+  if (value === undefined && spec.keepUndefined) {
+    values(owner)[name] = undefined;
+    return;
+  }
   if (value === undefined) {
     const initial = spec.initial ? spec.initial() : undefined;
     values(owner)[name] = initial !== undefined && spec.normalize ? spec.normalize(initial, owner) : initial;
@@ -117,7 +123,10 @@ export function applyOptions(
       throw new TypeError(`${className}: unknown option "${key}"${suggestion(key, known)}`);
     }
   }
-  for (const [name, spec] of Object.entries(schema)) store(owner, className, name, spec, given[name]);
+  for (const [name, spec] of Object.entries(schema)) {
+    if (spec.keepUndefined && !(name in given)) store(owner, className, name, { ...spec, keepUndefined: false }, undefined);
+    else store(owner, className, name, spec, given[name]);
+  }
 }
 
 // Checks shared by the option schemas.
@@ -145,6 +154,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/** A param name option: `undefined`, `null` and `''` all mean the param is not sent. */
+export function paramOption(initial: string): OptionSpec {
+  return { ...option(is.paramName, () => initial), keepUndefined: true };
 }
 
 /** Build a spec from a check, with an optional default and normaliser. */
