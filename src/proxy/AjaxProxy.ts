@@ -298,10 +298,9 @@ export class AjaxProxy extends ServerProxy {
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       ...(this.withCredentials ? { credentials: 'include' as const } : {}),
     };
-    const callerSignal = request.operation.signal;
     if (method !== 'GET') {
       const controller = new AbortController();
-      return this.whileNotAborted(callerSignal, controller, this.sendWithRetries(request, url, init, controller.signal));
+      return this.whileNotAborted(request, controller, this.sendWithRetries(request, url, init, controller.signal));
     }
     const key = `${removeQueryParam(url, this.cacheString)}\n${JSON.stringify([...headers.entries()])}`;
     let shared = this.#inflight.get(key);
@@ -319,23 +318,24 @@ export class AjaxProxy extends ServerProxy {
     shared.waiters++;
     const entry = shared;
     // A caller that aborts stops waiting; the request itself is cancelled when no one waits.
-    return this.whileNotAborted(callerSignal, entry.controller, entry.promise, () => {
+    return this.whileNotAborted(request, entry.controller, entry.promise, () => {
       if (--entry.waiters === 0) entry.controller.abort(new Aborted('every caller aborted'));
     });
   }
 
   /** Wait for `promise`, but reject at once with kind 'abort' when the caller's signal aborts. */
   private whileNotAborted(
-    signal: AbortSignal | undefined,
+    request: Request,
     controller: AbortController,
     promise: Promise<Exchange>,
     onAbort: () => void = () => controller.abort(new Aborted('aborted')),
   ): Promise<Exchange> {
+    const signal = request.operation.signal;
     if (signal === undefined) return promise;
     return new Promise<Exchange>((resolve, reject) => {
       const abort = (): void => {
         onAbort();
-        reject(new ProxyError('abort', 'the request was aborted', { cause: signal.reason }));
+        reject(this.fail('abort', request, `${this.describe(request)} was aborted; nothing was changed`, { cause: signal.reason }));
       };
       if (signal.aborted) {
         abort();
@@ -429,10 +429,12 @@ export class AjaxProxy extends ServerProxy {
     } catch (error) {
       const label = this.describe(request);
       if (timedOut) {
-        throw this.fail('timeout', request, `${label} failed: no answer within ${this.timeout} ms (timeout); the server may still have applied it. Nothing was changed here: the records are as they were`, { cause: error });
+        const write = request.action !== 'read' ? '; the server may still have applied it, but nothing was changed here: the records are as they were' : '';
+        throw this.fail('timeout', request, `${label} failed: no answer within ${this.timeout} ms (timeout)${write}`, { cause: error });
       }
       if (signal.aborted) throw this.fail('abort', request, `${label} was aborted`, { cause: error });
-      throw this.fail('network', request, `${label} failed: network error (${networkReason(error)}); the server is down or unreachable. Nothing was changed here: the records are as they were`, { cause: error });
+      const kept = request.action !== 'read' ? '. Nothing was changed here: the records are as they were' : '';
+      throw this.fail('network', request, `${label} failed: network error (${networkReason(error)}); the server is down or unreachable${kept}`, { cause: error });
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);

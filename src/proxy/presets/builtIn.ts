@@ -20,6 +20,26 @@ function unsupported(server: string, filter: Filter, supported: string): never {
   throw new TypeError(`${server} has no "${filter.operator ?? '='}" filter (on "${filter.property}"); it supports ${supported}`);
 }
 
+/**
+ * The values of an `in` filter. An empty list matches nothing, but no server below can be asked
+ * for "nothing" (the param would simply be left out and every record would come back), so it is
+ * refused instead of silently widening the result.
+ */
+function inValues(server: string, filter: Filter): unknown[] {
+  const values = Array.isArray(filter.value) ? filter.value : [filter.value];
+  if (values.length === 0) {
+    throw new TypeError(`${server}: the "${filter.operator ?? '='}" filter on "${filter.property}" has no values; an empty list would match nothing, but the server would get no filter at all and answer every record`);
+  }
+  return values;
+}
+
+/** The key of the id in server data: the id field's mapping, or the id property. */
+function idKeyOf(model: ModelClassLike | undefined): string {
+  if (model === undefined) return 'id';
+  const field = model.getFields().find((candidate) => candidate.name === model.idProperty);
+  return field?.mapping ?? model.idProperty;
+}
+
 /** Escape a value for json-server's `_like`, which is a regular expression. */
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -34,11 +54,15 @@ function entityKey(model: ModelClassLike | undefined): string | undefined {
   return model === undefined ? undefined : snakeCase(model.getEntityName());
 }
 
-/** The first array under `_embedded` of a HAL document (Spring Data REST), else the body. */
+/**
+ * The first array under `_embedded` of a HAL document (Spring Data REST), else the body. A page
+ * with no `_embedded` at all (Spring HATEOAS leaves it out of an empty page) has no records: it
+ * is not one record made of its `page` and `_links`.
+ */
 function halRoot(data: unknown): unknown {
-  if (isPlainObject(data) && isPlainObject(data._embedded)) {
-    return Object.values(data._embedded).find(Array.isArray) ?? [];
-  }
+  if (!isPlainObject(data)) return data;
+  if (isPlainObject(data._embedded)) return Object.values(data._embedded).find(Array.isArray) ?? [];
+  if (isPlainObject(data.page) && 'totalElements' in data.page) return [];
   return data;
 }
 
@@ -50,7 +74,7 @@ function idFromText(text: string): string | number {
 /** The id of a HAL record is the last segment of `_links.self.href`. */
 function halRecord(item: Record<string, unknown>, model: ModelClassLike | undefined): Record<string, unknown> {
   const { _links: links, ...data } = item;
-  const idProperty = model?.idProperty ?? 'id';
+  const idProperty = idKeyOf(model);
   if (data[idProperty] === undefined && isPlainObject(links) && isPlainObject(links.self) && typeof links.self.href === 'string') {
     const segment = links.self.href.replace(/\{[^}]*\}$/, '').replace(/\/+$/, '').split('/').pop();
     if (segment !== undefined && segment !== '') data[idProperty] = idFromText(decodeURIComponent(segment));
@@ -61,7 +85,7 @@ function halRecord(item: Record<string, unknown>, model: ModelClassLike | undefi
 /** A JSON:API resource object `{ type, id, attributes }` as plain record data. */
 function jsonApiRecord(item: Record<string, unknown>, model: ModelClassLike | undefined): Record<string, unknown> {
   const attributes = isPlainObject(item.attributes) ? item.attributes : {};
-  const idProperty = model?.idProperty ?? 'id';
+  const idProperty = idKeyOf(model);
   return item.id === undefined ? { ...attributes } : { ...attributes, [idProperty]: item.id };
 }
 
@@ -82,13 +106,15 @@ const jsonServer: Preset = {
       const { property, value } = filter;
       switch (filter.operator ?? '=') {
         case '=': add(property, value); break;
-        case 'in': add(property, Array.isArray(value) ? value : [value]); break;
+        case 'in': add(property, inValues('json-server', filter)); break;
         case '!=': add(`${property}_ne`, value); break;
+        // Repeated _ne params are ANDed by json-server: not any of them.
+        case 'notin': add(`${property}_ne`, inValues('json-server', filter)); break;
         case '>=': add(`${property}_gte`, value); break;
         case '<=': add(`${property}_lte`, value); break;
         case 'like': add(`${property}_like`, escapeRegExp(String(value))); break;
         case 'search': add('q', value); break;
-        default: unsupported('json-server', filter, '=, in, !=, >=, <=, like and search');
+        default: unsupported('json-server', filter, '=, in, !=, notin, >=, <=, like and search');
       }
     }
     return params;
@@ -115,7 +141,7 @@ const djangoRest: Preset = {
       else {
         const lookup = DJANGO_LOOKUPS[operator];
         if (lookup === undefined) unsupported('django-filter', filter, '=, >, >=, <, <=, like (icontains), in and search');
-        params[`${filter.property}__${lookup}`] = Array.isArray(filter.value) ? filter.value.join(',') : filter.value;
+        params[`${filter.property}__${lookup}`] = operator === 'in' ? inValues('django-filter', filter).join(',') : filter.value;
       }
     }
     return params;
