@@ -74,6 +74,8 @@ class WriteSnapshot {
 }
 
 interface ModelInfo {
+  model: typeof Model;
+  idProperty: string;
   entityName: string;
   fields: Field[];
   byName: Map<string, Field>;
@@ -82,15 +84,16 @@ interface ModelInfo {
   idField: Field | undefined;
 }
 
-const infos = new WeakMap<object, ModelInfo>();
+/** Where a model class keeps its field table: on its prototype, for a fast lookup per record. */
+const INFO: unique symbol = Symbol('modelInfo');
 const proxies = new WeakMap<object, Proxy>();
 let clientIds = 0;
 const NO_ERRORS: FieldErrors = Object.freeze({});
 
 /** The field table of a model class, built once. */
 function infoOf(model: typeof Model): ModelInfo {
-  let info = infos.get(model);
-  if (info !== undefined) return info;
+  const cached: ModelInfo | undefined = Object.hasOwn(model.prototype, INFO) ? model.prototype[INFO] : undefined;
+  if (cached !== undefined) return cached;
   const declarations: FieldDeclaration[] = [];
   const chain: (typeof Model)[] = [];
   for (let current: unknown = model; isModelClass(current) && current !== Model; current = Object.getPrototypeOf(current)) {
@@ -108,14 +111,16 @@ function infoOf(model: typeof Model): ModelInfo {
     byName.set(field.name, field);
   }
   const fields = [...byName.values()];
-  info = {
+  const info: ModelInfo = {
+    model,
+    idProperty: model.idProperty,
     entityName: model.entityName || model.name,
     fields,
     byName,
     eager: fields.filter((field) => field.mapping !== undefined || field.customConvert !== undefined || field.defaultValue !== undefined),
     idField: byName.get(model.idProperty),
   };
-  infos.set(model, info);
+  Object.defineProperty(model.prototype, INFO, { value: info, enumerable: false, configurable: true });
   return info;
 }
 
@@ -157,6 +162,9 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   /** The name used in messages and by presets; default the class name. */
   static entityName = '';
 
+  /** The model's field table (on the prototype; see infoOf). */
+  declare [INFO]: ModelInfo | undefined;
+
   /** The values, by field name; built-in types are converted on first read. Use get() and set(). */
   private data: Record<string, unknown>;
   private meta: RecordMeta | null;
@@ -164,14 +172,18 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   constructor(data?: ModelInit<D>) {
     this.owners = null;
-    const info = infoOf(this.getModelClass());
+    const info = infoOf(new.target);
     const raw = adopting;
     if (raw !== undefined) {
       // From a server: the parsed object is adopted as is, and converted lazily.
       adopting = undefined;
       this.data = raw;
       this.meta = null;
-      for (const field of info.eager) this.data[field.name] = this.fromServerValue(field, raw);
+      const eager = info.eager;
+      for (let i = 0; i < eager.length; i++) {
+        const field = eager[i];
+        if (field !== undefined) raw[field.name] = this.fromServerValue(field, raw);
+      }
       return;
     }
     if (data !== undefined && !isPlainObject(data)) {
@@ -188,7 +200,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     for (const key of Object.keys(input)) {
       if (!info.byName.has(key) && input[key] !== undefined) values[key] = input[key];
     }
-    const phantom = !isValidId(values[this.getModelClass().idProperty]);
+    const phantom = !isValidId(values[info.idProperty]);
     this.meta = phantom ? this.newMeta(true) : null;
   }
 
@@ -253,12 +265,14 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   // ---- values ------------------------------------------------------------------------------
 
   getModelClass(): typeof Model {
-    const constructor: unknown = this.constructor;
-    return isModelClass(constructor) ? constructor : Model;
+    return this.info().model;
   }
 
   private info(): ModelInfo {
-    return infoOf(this.getModelClass());
+    const info = this[INFO];
+    if (info !== undefined && info.model === this.constructor) return info;
+    const constructor: unknown = this.constructor;
+    return infoOf(isModelClass(constructor) ? constructor : Model);
   }
 
   private newMeta(phantom: boolean): RecordMeta {
@@ -342,7 +356,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   getId(): unknown {
-    return this.readField(this.getModelClass().idProperty);
+    return this.readField(this.info().idProperty);
   }
 
   /** Set the id. It does not end phantom: only the server's answer to a create does. */

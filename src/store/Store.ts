@@ -534,35 +534,49 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
         const key = idKey(record);
         if (key !== undefined) removedIds.add(key);
       }
-      for (const record of [...previous, ...this.#offPage]) {
-        const key = idKey(record);
-        if (key !== undefined && record.dirty && !record.phantom) pending.set(key, record);
+      for (const list of [previous, this.#offPage]) {
+        for (const record of list) {
+          if (!record.dirty || record.phantom) continue;
+          const key = idKey(record);
+          if (key !== undefined) pending.set(key, record);
+        }
       }
     }
     const next: M[] = options.addRecords ? [...previous] : keep ? previous.filter((record) => record.phantom && !record.erased) : [];
     const present = options.addRecords ? new Map(previous.map((record) => [idKey(record), record])) : undefined;
-    for (const record of loaded) {
-      const key = idKey(record);
-      if (key !== undefined && removedIds.has(key)) continue;
-      const local = key === undefined ? undefined : pending.get(key);
-      if (local !== undefined) {
-        local.mergeServerData(record.getData());
-        pending.delete(key ?? '');
-        if (!next.includes(local)) next.push(local);
-        continue;
+    if (removedIds.size === 0 && pending.size === 0 && present === undefined) {
+      // The common case (nothing unsynced): take the loaded records as they are.
+      for (let i = 0; i < loaded.length; i++) {
+        const record = loaded[i];
+        if (record !== undefined) next.push(record);
       }
-      const existing = key === undefined ? undefined : present?.get(key);
-      if (existing !== undefined) {
-        existing.mergeServerData(record.getData());
-        continue;
+    } else {
+      for (const record of loaded) {
+        const key = idKey(record);
+        if (key !== undefined && removedIds.has(key)) continue; // still to be destroyed
+        const local = key === undefined ? undefined : pending.get(key);
+        if (local !== undefined) {
+          // Local edits stay on top of the server's values.
+          local.mergeServerData(record.getData());
+          if (key !== undefined) pending.delete(key);
+          next.push(local);
+          continue;
+        }
+        const existing = key === undefined ? undefined : present?.get(key);
+        if (existing !== undefined) {
+          existing.mergeServerData(record.getData());
+          continue;
+        }
+        next.push(record);
       }
-      next.push(record);
     }
     // Edited records not on the loaded page stay pending for the next sync.
-    const offPage = keep ? [...pending.values()].filter((record) => !next.includes(record)) : [];
-    const stay = new Set<M>([...next, ...offPage, ...this.#removed]);
-    for (const record of previous) if (!stay.has(record)) record.unjoin(this);
-    for (const record of [...next, ...offPage]) record.join(this);
+    const offPage = [...pending.values()].filter((record) => !next.includes(record));
+    for (const record of previous) record.unjoin(this);
+    for (const record of this.#offPage) record.unjoin(this);
+    for (let i = 0; i < next.length; i++) next[i]?.join(this);
+    for (const record of offPage) record.join(this);
+    for (const record of this.#removed) record.join(this);
     this.#all = next;
     this.#offPage = offPage;
     this.#byId = null;
