@@ -12,10 +12,10 @@ import { Field, INVALID, sameValue, type FieldDeclaration } from './fields.js';
 export interface RecordOwner {
   /** The proxy records of this owner are saved through, when it has its own. */
   readonly proxy?: Proxy | undefined;
-  afterEdit(record: Model, modifiedFieldNames: string[]): void;
-  afterCommit(record: Model, modifiedFieldNames: string[]): void;
-  afterReject(record: Model): void;
-  afterErase(record: Model): void;
+  afterEdit(record: Model<object>, modifiedFieldNames: string[]): void;
+  afterCommit(record: Model<object>, modifiedFieldNames: string[]): void;
+  afterReject(record: Model<object>): void;
+  afterErase(record: Model<object>): void;
 }
 
 /** Options of save, destroy, load and reload. */
@@ -51,8 +51,14 @@ export function recordFromServer<T extends Model>(model: ModelClass<T>, data: Re
   }
 }
 
-/** The values a record is made of: any of its fields (converted), plus undeclared keys. */
-export type ModelInit<D> = { [K in keyof D]?: D[K] | null } & Record<string, unknown>;
+/** The values a record is made of: any of its fields, each of its type (or null). */
+export type ModelInit<D> = { [K in keyof D]?: D[K] | null };
+
+/** The data type of a model: `DataOf<User>` is `{ id: number; name: string; ... }`. */
+export type DataOf<M> = M extends Model<infer D> ? D : Record<string, unknown>;
+
+/** The type of a model's id: its `id` field's type, when it declares one. */
+export type IdOf<D> = D extends { id: infer I } ? I : unknown;
 
 /** What a record knows beyond its values; null for a clean record loaded from a server. */
 interface RecordMeta {
@@ -285,7 +291,6 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** The value of a field (converted to its type). */
   get<K extends keyof D & string>(name: K): D[K];
-  get(name: string): unknown;
   get(name: string): unknown {
     return this.readField(name);
   }
@@ -355,6 +360,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return this;
   }
 
+  /** The id (undefined for a new record until the server assigns one). */
+  getId(): IdOf<D> | undefined;
   getId(): unknown {
     return this.readField(this.info().idProperty);
   }
@@ -640,13 +647,12 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     if (meta.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
     if (serverData !== undefined) committed.push(...this.mergeServerData(serverData));
     if (meta.phantom) {
-      const idProperty = this.getModelClass().idProperty;
-      if (!isValidId(this.readField(idProperty)) || (serverData === undefined || serverData[idKeyOf(this)] === undefined)) {
-        if (isValidId(assignedId) && (serverData === undefined || serverData[idKeyOf(this)] === undefined)) {
-          const field = this.info().byName.get(idProperty);
-          const converted = field ? field.convert(assignedId, this) : assignedId;
-          this.data[idProperty] = converted === INVALID ? assignedId : converted;
-        }
+      // The id comes from the body, else from the Location header of a 201.
+      const info = this.info();
+      const idKey = info.idField?.mapping ?? info.idProperty;
+      if ((serverData === undefined || serverData[idKey] === undefined) && isValidId(assignedId)) {
+        const converted = info.idField ? info.idField.convert(assignedId, this) : assignedId;
+        this.data[info.idProperty] = converted === INVALID ? assignedId : converted;
       }
       meta.phantom = false;
       meta.idempotencyKey = undefined;
@@ -706,12 +712,6 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
 export function isModelClass(value: unknown): value is typeof Model {
   return typeof value === 'function' && (value === Model || value.prototype instanceof Model);
-}
-
-function idKeyOf(record: Model): string {
-  const model = record.getModelClass();
-  const field = model.getFields().find((candidate) => candidate.name === model.idProperty);
-  return field?.mapping ?? model.idProperty;
 }
 
 function requestOptions(options: PersistOptions): { params?: Record<string, unknown>; signal?: AbortSignal; headers?: Record<string, string> } {

@@ -215,26 +215,30 @@ export class Proxy extends Observable<ProxyEvents> {
       return;
     }
     const matched = matchItems(records, items, this.writer.clientIdProperty);
-    if (operation.action === 'create') {
-      for (let i = 0; i < records.length; i++) {
-        const record = records[i];
-        if (record === undefined) continue;
-        const item = matched[i];
-        const id = item === undefined ? undefined : item[idKey(record.getModelClass())];
-        const fallback = records.length === 1 ? assignedId : undefined;
-        if (!isValidIdValue(id) && !isValidIdValue(fallback)) {
-          throw fail(
-            records.length === 1
-              ? 'the server answered without an id for the new record (no id in the body and no Location header), so it could never be updated; the record stays new'
-              : `the server answered without an id for new record ${i + 1} of ${records.length}; the records stay new`,
-          );
-        }
-      }
-    }
+    // A created record is committed only with the id the server gave it; one answered without
+    // an id stays new (it could never be updated), but the others of a batch are committed, so
+    // that the next sync does not create them twice.
+    const missing: number[] = [];
     for (let i = 0; i < records.length; i++) {
       const record = records[i];
       if (record === undefined) continue;
-      record.completeWrite(operation.snapshots.get(record), matched[i], records.length === 1 ? assignedId : undefined);
+      const item = matched[i];
+      const fallback = records.length === 1 ? assignedId : undefined;
+      if (operation.action === 'create') {
+        const id = item === undefined ? undefined : item[idKey(record.getModelClass())];
+        if (!isValidIdValue(id) && !isValidIdValue(fallback)) {
+          missing.push(i);
+          continue;
+        }
+      }
+      record.completeWrite(operation.snapshots.get(record), item, fallback);
+    }
+    if (missing.length > 0) {
+      throw fail(
+        records.length === 1
+          ? 'the server answered without an id for the new record (no id in the body and no Location header), so it could never be updated; the record stays new'
+          : `the server answered without an id for ${missing.length} of the ${records.length} new records (${missing.map((i) => `#${i + 1}`).join(', ')}); those stay new, the others were saved`,
+      );
     }
   }
 }

@@ -1,6 +1,6 @@
 import { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
-import { isModelClass, Model, recordFromServer, type ModelClass, type ModelInit, type RecordOwner } from '../model/Model.js';
+import { isModelClass, Model, recordFromServer, type DataOf, type ModelClass, type ModelInit, type RecordOwner } from '../model/Model.js';
 import { Batch, type BatchConfig } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
@@ -17,7 +17,7 @@ export interface StoreConfig<M extends Model> {
   /** A proxy (or config) to use instead of the model's. Default the model's proxy. */
   proxy?: Proxy | ProxyTypeConfig;
   /** Records to start with (records or plain data). */
-  data?: Array<M | ModelInit<Record<string, unknown>>>;
+  data?: Array<M | ModelInit<DataOf<M>>>;
   /** Records per page; `0` turns paging off (a load then takes every record). Default 25. */
   pageSize?: number;
   /** Sort on the server (reload on `sort()`) instead of locally. Default false. */
@@ -221,7 +221,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     return this.visible[Symbol.iterator]();
   }
 
-  private toRecords(items: ReadonlyArray<M | ModelInit<Record<string, unknown>>> | M | ModelInit<Record<string, unknown>>): M[] {
+  private toRecords(items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>): M[] {
     const list = Array.isArray(items) ? items : [items];
     return list.map((item: unknown) => {
       if (item instanceof this.model) return item;
@@ -277,12 +277,12 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   }
 
   /** Add records (records or plain data) at the end. Returns the records added. */
-  add(records: M | ModelInit<Record<string, unknown>> | ReadonlyArray<M | ModelInit<Record<string, unknown>>>): M[] {
+  add(records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
     return this.insertRecords(this.#all.length, this.toRecords(records), true);
   }
 
   /** Insert records at an index. Returns the records inserted. */
-  insert(index: number, records: M | ModelInit<Record<string, unknown>> | ReadonlyArray<M | ModelInit<Record<string, unknown>>>): M[] {
+  insert(index: number, records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
     if (!Number.isInteger(index) || index < 0) throw new TypeError(`Store.insert: the index must be a non-negative integer, got ${describeValue(index)}`);
     const target = this.visible[index];
     const at = target === undefined ? this.#all.length : this.#all.indexOf(target);
@@ -391,7 +391,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   // ---- RecordOwner -------------------------------------------------------------------------
 
-  afterEdit(record: Model, modifiedFieldNames: string[]): void {
+  afterEdit(record: Model<object>, modifiedFieldNames: string[]): void {
     const own = this.own(record);
     if (own === undefined) return;
     if (modifiedFieldNames.includes(this.model.idProperty)) this.#byId = null; // re-keyed on next lookup
@@ -399,7 +399,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.queueAutoSync();
   }
 
-  afterCommit(record: Model, modifiedFieldNames: string[]): void {
+  afterCommit(record: Model<object>, modifiedFieldNames: string[]): void {
     const own = this.own(record);
     if (own === undefined) return;
     if (!this.#removed.includes(own)) this.index(own); // a created record now has its server id
@@ -411,12 +411,12 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.fire('update', { store: this, record: own, operation: 'commit', modifiedFieldNames });
   }
 
-  afterReject(record: Model): void {
+  afterReject(record: Model<object>): void {
     const own = this.own(record);
     if (own !== undefined) this.fire('update', { store: this, record: own, operation: 'reject', modifiedFieldNames: [] });
   }
 
-  afterErase(record: Model): void {
+  afterErase(record: Model<object>): void {
     const own = this.own(record);
     if (own === undefined) return;
     own.unjoin(this);
@@ -433,7 +433,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     }
   }
 
-  private own(record: Model): M | undefined {
+  private own(record: Model<object>): M | undefined {
     return record instanceof this.model ? record : undefined;
   }
 
@@ -657,13 +657,13 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     if (field === undefined) return [];
     const groups = new Map<unknown, M[]>();
     for (const record of this.visible) {
-      const name = record.get(field);
+      const name = record.readField(field);
       const key = name instanceof Date ? name.getTime() : name;
       const list = groups.get(key);
       if (list) list.push(record);
       else groups.set(key, [record]);
     }
-    return [...groups.values()].map((records) => ({ name: records[0]?.get(field), records }));
+    return [...groups.values()].map((records) => ({ name: records[0]?.readField(field), records }));
   }
 
   private afterQueryChange(remote: boolean): Promise<M[]> {
@@ -678,7 +678,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Apply the local sorters, grouping and filters. */
   private refresh(): void {
-    const valueOf = (record: M, property: string): unknown => record.get(property);
+    const valueOf = (record: M, property: string): unknown => record.readField(property);
     const sorters: Sorter[] = [];
     if (!this.remoteGroup && this.groupField !== undefined) sorters.push({ property: this.groupField, direction: this.groupDir });
     if (!this.remoteSort) sorters.push(...this.sorters);
@@ -689,7 +689,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Whether a record passes the store's local filters. */
   isVisible(record: M): boolean {
-    return this.filters.every((filter) => matchesFilter(record, filter, (r, p) => r.get(p)));
+    return this.filters.every((filter) => matchesFilter(record, filter, (r, p) => r.readField(p)));
   }
 
   // ---- syncing -----------------------------------------------------------------------------

@@ -141,7 +141,7 @@ const djangoRest: Preset = {
       else {
         const lookup = DJANGO_LOOKUPS[operator];
         if (lookup === undefined) unsupported('django-filter', filter, '=, >, >=, <, <=, like (icontains), in and search');
-        params[`${filter.property}__${lookup}`] = operator === 'in' ? inValues('django-filter', filter).join(',') : filter.value;
+        params[`${filter.property}__${lookup}`] = operator === 'in' ? inValues('django-filter', filter).map((value) => commaSafe('django-filter', filter, value)).join(',') : filter.value;
       }
     }
     return params;
@@ -153,13 +153,19 @@ const djangoRest: Preset = {
   supportsBatch: false,
 };
 
-/** Equality filters as `field=value`, the style of Rails scopes and Spring's Querydsl binding. */
-function equalityFilters(server: string): (filters: Filter[]) => Params {
+/**
+ * Equality filters as `field=value`, the style of Rails scopes and Spring's Querydsl binding.
+ * With `repeatForIn`, an `in` filter repeats the param (`name=Ed&name=Bob`), which Spring's
+ * Querydsl binding reads as "any of" (Rails would keep only the last value).
+ */
+function equalityFilters(server: string, repeatForIn: boolean): (filters: Filter[]) => Params {
   return (filters) => {
     const params: Params = {};
     for (const filter of filters) {
-      if ((filter.operator ?? '=') !== '=') unsupported(server, filter, 'equality filters (field=value) only');
-      params[filter.property] = filter.value;
+      const operator = filter.operator ?? '=';
+      if (operator === '=') params[filter.property] = filter.value;
+      else if (operator === 'in' && repeatForIn) params[filter.property] = inValues(server, filter);
+      else unsupported(server, filter, repeatForIn ? 'equality filters (field=value) and in (field=a&field=b)' : 'equality filters (field=value) only');
     }
     return params;
   };
@@ -170,7 +176,7 @@ const rails: Preset = {
   limitParam: 'per_page',
   startParam: null,
   serializeSorters: (sorters) => ({ sort: sorters.map((s) => `${s.direction === 'DESC' ? '-' : ''}${s.property}`).join(',') }),
-  serializeFilters: equalityFilters('rails'),
+  serializeFilters: equalityFilters('rails', false),
   reader: {
     totalHeader: 'X-Total-Count',
     // With include_root_in_json, each record comes as { user: {...} }.
@@ -187,14 +193,33 @@ const rails: Preset = {
   supportsBatch: false,
 };
 
-/** Spatie's query builder style, the common one for Laravel APIs: `filter[name]=Ed`. */
-function bracketFilters(server: string): (filters: Filter[]) => Params {
+/**
+ * A value sent in a comma-separated list: the server splits on every comma, so a value holding
+ * one would silently become two values (and match the wrong records). Refused instead.
+ */
+function commaSafe(server: string, filter: Filter, value: unknown): unknown {
+  if (String(value).includes(',')) {
+    throw new TypeError(`${server}: the "${filter.operator ?? '='}" filter on "${filter.property}" has a value with a comma (${JSON.stringify(String(value))}); the server splits filter values on commas, so it would look for ${String(value).split(',').map((part) => JSON.stringify(part)).join(' or ')} instead`);
+  }
+  return value;
+}
+
+/**
+ * `filter[name]=Ed`, the style of Spatie's Laravel query builder and of most JSON:API servers;
+ * `in` sends the values comma-separated (`filter[name]=Ed,Bob`). With `like` (Spatie, whose
+ * `allowedFilters('name')` is a partial, case-insensitive match by default), `filter[name]=ed`
+ * also stands for a like filter: whether it matches exactly or partially is the server's choice.
+ */
+function bracketFilters(server: string, allowLike: boolean): (filters: Filter[]) => Params {
+  const supported = `equality filters (filter[field]=value)${allowLike ? ', like' : ''} and in (filter[field]=a,b)`;
   return (filters) => {
     const params: Params = {};
     for (const filter of filters) {
       const operator = filter.operator ?? '=';
-      if (operator !== '=' && operator !== 'in') unsupported(server, filter, 'equality filters (filter[field]=value) and in');
-      params[`filter[${filter.property}]`] = Array.isArray(filter.value) ? filter.value.join(',') : filter.value;
+      const key = `filter[${filter.property}]`;
+      if (operator === 'in') params[key] = inValues(server, filter).map((value) => commaSafe(server, filter, value)).join(',');
+      else if (operator === '=' || (operator === 'like' && allowLike)) params[key] = commaSafe(server, filter, filter.value);
+      else unsupported(server, filter, supported);
     }
     return params;
   };
@@ -205,7 +230,7 @@ const laravel: Preset = {
   limitParam: 'per_page',
   startParam: null,
   serializeSorters: minusSort('sort'),
-  serializeFilters: bracketFilters('laravel'),
+  serializeFilters: bracketFilters('laravel', true),
   reader: {
     rootProperty: (data) => (isPlainObject(data) && 'data' in data ? data.data : data),
     totalProperty: (data) => (isPlainObject(data) ? (isPlainObject(data.meta) ? data.meta.total : data.total) : undefined),
@@ -219,7 +244,7 @@ const springDataRest: Preset = {
   limitParam: 'size',
   startParam: null,
   serializeSorters: (sorters) => ({ sort: sorters.map((s) => `${s.property},${lower(s)}`) }),
-  serializeFilters: equalityFilters('spring-data-rest'),
+  serializeFilters: equalityFilters('spring-data-rest', true),
   reader: { rootProperty: halRoot, totalProperty: 'page.totalElements', transformRecord: halRecord },
   supportsBatch: false,
 };
@@ -238,15 +263,14 @@ const jsonApi: Preset = {
   actionMethods: { update: 'PATCH' },
   headers: { Accept: 'application/vnd.api+json' },
   serializeSorters: minusSort('sort'),
-  serializeFilters: bracketFilters('json-api'),
+  serializeFilters: bracketFilters('json-api', false),
   reader: { rootProperty: 'data', totalProperty: 'meta.total', transformRecord: jsonApiRecord },
   writer: {
     contentType: 'application/vnd.api+json',
     rootProperty: 'data',
     allowSingle: true,
     transformRecord: (data, record, request) => {
-      const idProperty = record.getModelClass().idProperty;
-      const { [idProperty]: _id, ...attributes } = data;
+      const { [idKeyOf(record.getModelClass())]: _id, ...attributes } = data;
       const type = jsonApiType(request.sourceUrl);
       return record.phantom ? { type, attributes } : { type, id: String(record.getId()), attributes };
     },

@@ -1,7 +1,7 @@
-import type { JsonReaderConfig } from '../../reader/JsonReader.js';
-import { isPlainObject } from '../../util/options.js';
-import type { JsonWriterConfig } from '../../writer/JsonWriter.js';
-import type { RestProxyConfig } from '../RestProxy.js';
+import { toReader, type JsonReaderConfig } from '../../reader/JsonReader.js';
+import { describeValue, isPlainObject } from '../../util/options.js';
+import { toWriter, type JsonWriterConfig } from '../../writer/JsonWriter.js';
+import { restSchema, type RestProxyConfig } from '../RestProxy.js';
 import { builtInPresets } from './builtIn.js';
 
 /**
@@ -16,16 +16,52 @@ export interface Preset extends Omit<RestProxyConfig, 'preset' | 'url' | 'api' |
   supportsBatch?: boolean;
 }
 
+/** Options that belong to one proxy, never to a server's conventions. */
+const NOT_CONVENTIONS = new Set(['preset', 'url', 'api', 'model', 'fetch']);
+
 const presets = new Map<string, Preset>(Object.entries(builtInPresets));
 
+/** Check a preset as the RestProxy would check its options, so a mistake names the preset at once. */
+function checkPreset(name: string, preset: Record<string, unknown>): void {
+  const where = `registerPreset: preset "${name}"`;
+  for (const [key, value] of Object.entries(preset)) {
+    if (value === undefined) continue;
+    if (key === 'supportsBatch') {
+      if (typeof value !== 'boolean') throw new TypeError(`${where}: supportsBatch must be a boolean, got ${describeValue(value)}`);
+      continue;
+    }
+    if (key === 'reader' || key === 'writer') {
+      if (!isPlainObject(value)) throw new TypeError(`${where}: ${key} must be a ${key} config object, got ${describeValue(value)}`);
+      try {
+        if (key === 'reader') toReader(value);
+        else toWriter(value);
+      } catch (error) {
+        throw new TypeError(`${where}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      continue;
+    }
+    if (NOT_CONVENTIONS.has(key)) {
+      throw new TypeError(`${where}: ${key} belongs to each proxy, not to a preset of server conventions; give it beside the preset ({ url, preset: '${name}' })`);
+    }
+    const spec = restSchema[key];
+    if (spec === undefined) throw new TypeError(`${where}: unknown option "${key}" (a preset holds RestProxy options, reader, writer and supportsBatch)`);
+    if (!spec.test(value)) throw new TypeError(`${where}: ${key} must be ${spec.expect}, got ${describeValue(value)}`);
+  }
+  if (preset.supportsBatch === false && preset.batchActions === true) {
+    throw new TypeError(`${where}: batchActions cannot be true when supportsBatch is false`);
+  }
+}
+
 /**
- * Add (or replace) a preset, to be used as `new RestProxy({ url, preset: name })`.
+ * Add (or replace) a preset, to be used as `new RestProxy({ url, preset: name })`. Its options
+ * are checked now: an unknown or ill-typed one is a TypeError naming the preset and the option.
  * @example registerPreset('my-api', { pageParam: 'p', limitParam: 'n', reader: { rootProperty: 'items' } })
  */
 export function registerPreset(name: string, preset: Preset): void {
-  if (typeof name !== 'string' || name === '') throw new TypeError(`registerPreset: the name must be a non-empty string, got ${String(name)}`);
-  if (!isPlainObject(preset)) throw new TypeError(`registerPreset: preset "${name}" must be an object of RestProxy options`);
-  presets.set(name, preset);
+  if (typeof name !== 'string' || name === '') throw new TypeError(`registerPreset: the name must be a non-empty string, got ${describeValue(name)}`);
+  if (!isPlainObject(preset)) throw new TypeError(`registerPreset: preset "${name}" must be an object of RestProxy options, got ${describeValue(preset)}`);
+  checkPreset(name, preset);
+  presets.set(name, { ...preset });
 }
 
 export function hasPreset(name: string): boolean {
@@ -37,23 +73,38 @@ export function presetNames(): string[] {
   return [...presets.keys()];
 }
 
-/** The config with the preset's conventions under it (options given in the config win). */
+/** Both are plain objects (an ill-typed option is left for the RestProxy to report). */
+function bothObjects(preset: unknown, given: unknown): boolean {
+  return isPlainObject(preset) && isPlainObject(given);
+}
+
+/**
+ * The config with the preset's conventions under it. Options given in the config win; `reader`
+ * and `writer` configs, `headers`, `actionMethods` and `extraParams` are merged entry by entry
+ * (a reader or writer instance replaces the preset's one whole).
+ */
 export function applyPreset(config: RestProxyConfig): RestProxyConfig {
   if (!isPlainObject(config) || config.preset === undefined) return config;
   const name = config.preset;
   const preset = typeof name === 'string' ? presets.get(name) : undefined;
   if (preset === undefined) {
-    throw new TypeError(`RestProxy: preset must be the name of a registered preset (${presetNames().map((n) => `"${n}"`).join(', ')}), got ${JSON.stringify(name)}`);
+    throw new TypeError(
+      `RestProxy: preset must be the name of a registered preset, got ${describeValue(name)}; the registered presets are ${presetNames().map((n) => `"${n}"`).join(', ')} (add one with registerPreset)`,
+    );
   }
   const { supportsBatch, reader, writer, ...options } = preset;
   if (supportsBatch === false && config.batchActions === true) {
     throw new TypeError(
-      `RestProxy: batchActions cannot be true with preset "${name}": that server has no batch endpoint (json-server, for one, stores a POSTed array as a single record)`,
+      `RestProxy: batchActions cannot be true with preset "${name}": that server has no batch endpoint (json-server, for one, stores a POSTed array as a single record); leave batchActions off so that a sync sends one request per record`,
     );
   }
   const merged: RestProxyConfig = { ...options, ...config };
   if (reader !== undefined) merged.reader = isPlainObject(config.reader) ? { ...reader, ...config.reader } : (config.reader ?? { ...reader });
   if (writer !== undefined) merged.writer = isPlainObject(config.writer) ? { ...writer, ...config.writer } : (config.writer ?? { ...writer });
-  if (options.headers !== undefined && config.headers !== undefined) merged.headers = { ...options.headers, ...config.headers };
+  // Objects of independent entries are added to the preset's (and win entry by entry) instead of
+  // replacing them all, as a partial actionMethods keeps the defaults for the actions it leaves out.
+  if (options.headers !== undefined && config.headers !== undefined && bothObjects(options.headers, config.headers)) merged.headers = { ...options.headers, ...config.headers };
+  if (options.actionMethods !== undefined && config.actionMethods !== undefined && bothObjects(options.actionMethods, config.actionMethods)) merged.actionMethods = { ...options.actionMethods, ...config.actionMethods };
+  if (options.extraParams !== undefined && config.extraParams !== undefined && bothObjects(options.extraParams, config.extraParams)) merged.extraParams = { ...options.extraParams, ...config.extraParams };
   return merged;
 }
