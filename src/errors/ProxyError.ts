@@ -26,6 +26,8 @@ export interface ProxyErrorDetails {
   fieldErrors?: FieldErrors | undefined;
   current?: unknown;
   cause?: unknown;
+  /** Override the default guess of `mayHaveBeenApplied`. */
+  mayHaveBeenApplied?: boolean;
 }
 
 /**
@@ -47,6 +49,12 @@ export class ProxyError extends Error {
   readonly fieldErrors: FieldErrors | undefined;
   /** For kind 'conflict': the server's current version of the record, when it sent one. */
   readonly current: unknown;
+  /**
+   * Whether the server may have applied the write although it failed here: no answer (network,
+   * timeout, abort in flight), an unreadable answer, a 5xx, or a redirected PUT/PATCH/DELETE.
+   * The records stay unsaved either way; retrying an idempotent write is safe.
+   */
+  readonly mayHaveBeenApplied: boolean;
 
   constructor(kind: ProxyErrorKind, message: string, details: ProxyErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -59,6 +67,9 @@ export class ProxyError extends Error {
     this.body = details.body;
     this.fieldErrors = details.fieldErrors;
     this.current = details.current;
+    this.mayHaveBeenApplied =
+      details.mayHaveBeenApplied ??
+      (kind === 'network' || kind === 'timeout' || kind === 'parse' || kind === 'abort' || this.status >= 500);
   }
 }
 

@@ -72,6 +72,10 @@ interface RecordMeta {
   /** The save or destroy in flight (saves of one record run one after the other). */
   writing: Promise<unknown> | undefined;
   erased: boolean;
+  /** The values of the first try of a create not yet confirmed (its replay answers for them). */
+  firstSent: Record<string, unknown> | undefined;
+  batchKey: string | undefined;
+  outcomeUnknown: boolean;
 }
 
 /** What a record looked like when a write was sent. */
@@ -282,7 +286,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   private newMeta(phantom: boolean): RecordMeta {
-    return { phantom, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, idempotencyKey: undefined, writing: undefined, erased: false };
+    return {
+      phantom, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, idempotencyKey: undefined,
+      writing: undefined, erased: false, firstSent: undefined, batchKey: undefined, outcomeUnknown: false,
+    };
   }
 
   private ensureMeta(): RecordMeta {
@@ -431,6 +438,36 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   get idempotencyKey(): string {
     const meta = this.ensureMeta();
     return (meta.idempotencyKey ??= uuid());
+  }
+
+  /** The key of the batched create this new record was first sent in. */
+  get batchKey(): string | undefined {
+    return this.meta?.batchKey;
+  }
+
+  set batchKey(value: string | undefined) {
+    if (value !== undefined || this.meta) this.ensureMeta().batchKey = value;
+  }
+
+  /** True when the last write failed in a way that may have reached the server (no answer, 5xx). */
+  get outcomeUnknown(): boolean {
+    return this.meta?.outcomeUnknown ?? false;
+  }
+
+  failWrite(uncertain: boolean): void {
+    const meta = this.ensureMeta();
+    meta.outcomeUnknown = uncertain;
+    if (!uncertain && meta.phantom) {
+      // Certainly not created: the next try is a new request (a new key, not a replay).
+      meta.firstSent = undefined;
+      meta.batchKey = undefined;
+      meta.idempotencyKey = undefined;
+    }
+  }
+
+  /** True when a create of this new record was sent and not confirmed: it may exist on the server. */
+  get createSent(): boolean {
+    return this.meta?.firstSent !== undefined;
   }
 
   /** True once the record was destroyed on the server (or dropped while new). */
@@ -608,6 +645,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       operation.setSuccessful(new ResultSet({ records: [this] }));
       return operation;
     }
+    if (this.phantom && this.createSent) {
+      // Its create may have been applied: confirm it (same idempotency key), then destroy it.
+      await this.runSave(options);
+    }
     if (this.phantom) {
       this.completeDestroy();
       operation.setSuccessful(new ResultSet({ records: [this] }));
@@ -625,6 +666,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     const meta = this.meta;
     if (meta?.phantom) {
       for (const key of Object.keys(this.data)) values[key] = this.readField(key);
+      meta.firstSent ??= { ...values };
     } else if (meta?.modified) {
       for (const key of Object.keys(meta.modified)) values[key] = this.readField(key);
     }
@@ -634,21 +676,24 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   completeWrite(snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown): void {
     const meta = this.ensureMeta();
     const sent = snapshot instanceof WriteSnapshot ? snapshot.values : {};
+    // A create re-sent under its idempotency key may be answered for its first try: what the
+    // server holds is then what was first sent, and edits made since must stay unsaved.
+    const baseline = meta.phantom && meta.firstSent !== undefined ? meta.firstSent : sent;
+    const info = this.info();
     const committed: string[] = [];
-    // What was sent is saved; a field edited since keeps its edit and stays dirty.
-    for (const [name, value] of Object.entries(sent)) {
-      if (sameValue(this.readField(name), value)) {
+    for (const name of new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
+      const saved = name in baseline ? baseline[name] : sent[name];
+      if (sameValue(this.readField(name), saved) && (!(name in sent) || sameValue(sent[name], saved))) {
         if (meta.modified) delete meta.modified[name];
         committed.push(name);
-      } else if (this.info().byName.get(name)?.persist !== false) {
-        (meta.modified ??= {})[name] = value;
+      } else if (info.byName.get(name)?.persist !== false) {
+        (meta.modified ??= {})[name] = saved; // edited since it was sent: still unsaved
       }
     }
     if (meta.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
     if (serverData !== undefined) committed.push(...this.mergeServerData(serverData));
     if (meta.phantom) {
       // The id comes from the body, else from the Location header of a 201.
-      const info = this.info();
       const idKey = info.idField?.mapping ?? info.idProperty;
       if ((serverData === undefined || serverData[idKey] === undefined) && isValidId(assignedId)) {
         const converted = info.idField ? info.idField.convert(assignedId, this) : assignedId;
@@ -656,7 +701,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       }
       meta.phantom = false;
       meta.idempotencyKey = undefined;
+      meta.firstSent = undefined;
+      meta.batchKey = undefined;
     }
+    meta.outcomeUnknown = false;
     meta.errors = undefined;
     this.notify((owner) => owner.afterCommit(this, committed));
   }
@@ -664,6 +712,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   completeDestroy(): void {
     const meta = this.ensureMeta();
     meta.erased = true;
+    meta.outcomeUnknown = false;
     this.notify((owner) => owner.afterErase(this));
   }
 

@@ -77,12 +77,22 @@ export interface RecordLike {
   etag: string | undefined;
   /** The key of the record's pending create; the same across every try until it succeeds. */
   readonly idempotencyKey: string;
+  /** The key of the batched create this new record was first sent in (kept until it succeeds). */
+  batchKey: string | undefined;
+  /** True when the record's last write failed in a way that may have reached the server. */
+  readonly outcomeUnknown: boolean;
   /** Snapshot what is about to be sent, so that edits made meanwhile can be told apart. */
   beginWrite(action: Action): unknown;
   /** The write succeeded: merge the server's data (and the id it assigned) and commit what was sent. */
   completeWrite(snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown): void;
   /** The destroy succeeded. */
   completeDestroy(): void;
+  /**
+   * The write failed. `uncertain`: it may have reached the server (no answer, a 5xx), so a
+   * later 404 to its DELETE or a replayed create answers for it; else it certainly was not
+   * applied, and a new record's next create starts afresh (a new idempotency key).
+   */
+  failWrite(uncertain: boolean): void;
   /** Field errors of a failed write (an empty object clears them). */
   setServerErrors(errors: FieldErrors): void;
 }

@@ -1,6 +1,7 @@
 import { ProxyError, type ProxyErrorDetails, type ProxyErrorKind } from '../errors/ProxyError.js';
 import type { Operation } from '../operation/Operation.js';
 import type { Request } from '../operation/Request.js';
+import { ResultSet } from '../operation/ResultSet.js';
 import type { Action, RecordLike } from '../operation/types.js';
 import { ReadShapeError } from '../reader/JsonReader.js';
 import { defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
@@ -72,6 +73,8 @@ export interface AjaxProxyConfig extends ServerProxyConfig {
 interface Exchange {
   response: Response;
   text: string;
+  /** An earlier try of this request failed after it may have reached the server. */
+  ambiguous?: boolean;
 }
 
 /** One GET in flight, shared by every identical request. */
@@ -143,14 +146,16 @@ function base64(text: string): string {
   return btoa(binary);
 }
 
-/** A short FNV-1a hash, to make one stable key of several records' keys. */
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, '0');
+/**
+ * The key of a batched create: the one its records were first sent under (Proxy.batch groups
+ * them by it, so a batch is re-sent exactly as it was), else a new one for all of them.
+ */
+function batchKey(records: readonly RecordLike[]): string {
+  const first = records[0]?.batchKey;
+  if (first !== undefined && records.every((record) => record.batchKey === first)) return first;
+  const key = `batch-${records[0]?.idempotencyKey ?? ''}`;
+  for (const record of records) record.batchKey = key;
+  return key;
 }
 
 function networkReason(error: unknown): string {
@@ -270,8 +275,7 @@ export class AjaxProxy extends ServerProxy {
       if (etag !== undefined && !headers.has('If-Match')) headers.set('If-Match', etag);
     }
     if (this.idempotencyKey && request.action === 'create' && records.length > 0 && !headers.has('Idempotency-Key')) {
-      const keys = records.map((record) => record.idempotencyKey);
-      headers.set('Idempotency-Key', keys.length === 1 ? (keys[0] ?? '') : `batch-${keys.length}-${hash(keys.join(','))}`);
+      headers.set('Idempotency-Key', records.length === 1 ? (records[0]?.idempotencyKey ?? '') : batchKey(records));
     }
     return headers;
   }
@@ -319,7 +323,10 @@ export class AjaxProxy extends ServerProxy {
     const entry = shared;
     // A caller that aborts stops waiting; the request itself is cancelled when no one waits.
     return this.whileNotAborted(request, entry.controller, entry.promise, () => {
-      if (--entry.waiters === 0) entry.controller.abort(new Aborted('every caller aborted'));
+      if (--entry.waiters > 0) return;
+      // Forget it before cancelling, so that an identical GET made now starts afresh.
+      if (this.#inflight.get(key) === entry) this.#inflight.delete(key);
+      entry.controller.abort(new Aborted('every caller aborted'));
     });
   }
 
@@ -371,6 +378,7 @@ export class AjaxProxy extends ServerProxy {
     const retry = this.retry;
     const retryable = this.mayRetry(request);
     let hookRetried = false;
+    let ambiguous = false;
     for (let attempt = 1; ; attempt++) {
       const tryInit = { ...init, headers: new Headers(init.headers) };
       if (this.onRequest) await this.onRequest({ request, url, init: tryInit, attempt });
@@ -382,9 +390,10 @@ export class AjaxProxy extends ServerProxy {
         if (!(error instanceof ProxyError)) throw error;
         failure = error;
       }
-      if (exchange && this.onResponse && !hookRetried) {
+      if (exchange && this.onResponse) {
+        // Called after every answer; a 'retry' verdict is honoured once per request.
         const verdict = await this.onResponse({ request, response: exchange.response, attempt });
-        if (verdict === 'retry') {
+        if (verdict === 'retry' && !hookRetried) {
           hookRetried = true;
           continue;
         }
@@ -396,9 +405,14 @@ export class AjaxProxy extends ServerProxy {
         attempt <= retry.limit &&
         (failure !== undefined ? failure.kind === 'network' || failure.kind === 'timeout' : status !== undefined && retry.statusCodes.includes(status));
       if (!shouldRetry) {
-        if (failure) throw failure;
-        if (exchange) return exchange;
+        if (failure) {
+          if (attempt > 1) throw this.fail(failure.kind, request, `${failure.message} (after ${attempt} tries)`, { cause: failure.cause });
+          throw failure;
+        }
+        if (exchange) return { ...exchange, ambiguous };
       }
+      // A try that got no answer, or a server error, may still have been applied.
+      ambiguous ||= failure !== undefined || (status !== undefined && status >= 500);
       const delay = retryDelay(retry, attempt, exchange?.response.headers.get('retry-after') ?? null);
       const reason = failure?.kind === 'timeout' ? 'timeout' : failure ? 'network' : (status ?? 0);
       this.fire('retry', { proxy: this, operation: request.operation, attempt, delay, reason });
@@ -450,16 +464,34 @@ export class AjaxProxy extends ServerProxy {
     const method = request.method;
 
     if (response.redirected && hasWriteBody(method)) {
+      // fetch follows a 301/302 of a POST as a GET (nothing created), and re-sends a PUT, PATCH
+      // or DELETE to the new url (where it may have been applied). Either way the proxy's url
+      // is wrong, so the write fails, and says which happened.
       const to = response.url;
       const slash = to !== '' && splitUrl(to).path.endsWith('/') && !splitUrl(request.url ?? '').path.endsWith('/');
+      const what =
+        method === 'POST'
+          ? `fetch turns a redirected POST into a GET, so the ${request.action} was not applied`
+          : `fetch sent the ${method} again to the new url, where it may have been applied (the record is kept unsaved)`;
       throw this.fail(
         'http',
         request,
-        `${label} was redirected to ${to || 'another url'}; fetch turns a redirected ${method} into a GET, so the ${request.action} was not applied. Point the proxy at the final url${slash ? ' (the server wants a trailing slash: set trailingSlash: true)' : ''}`,
-        { status: response.status, statusText: response.statusText, response },
+        `${label} was redirected to ${to || 'another url'}; ${what}. Point the proxy at the final url${slash ? ' (the server wants a trailing slash: set trailingSlash: true)' : ''}`,
+        { status: response.status, statusText: response.statusText, response, mayHaveBeenApplied: method !== 'POST' },
       );
     }
-    if (!response.ok) throw this.httpError(request, response, text);
+    if (!response.ok) {
+      const error = this.httpError(request, response, text);
+      if (!this.isOwnEcho(request, exchange, error)) throw error;
+      // The earlier try was applied after all: the record is already gone, or already saved.
+      const records = operation.records;
+      if (request.action === 'destroy') for (const record of records) record.completeDestroy();
+      else this.commitWrite(operation, isPlainObject(error.body) ? [error.body] : [], undefined, (message) => this.fail('server', request, message));
+      const etag = response.headers.get('etag');
+      if (etag !== null && records.length === 1 && request.action !== 'destroy' && records[0]) records[0].etag = etag;
+      operation.setSuccessful(new ResultSet({ records: [...records] }));
+      return;
+    }
 
     let body: unknown;
     if (text.trim() !== '' && response.status !== 204 && response.status !== 205) body = this.parseBody(request, response, text);
@@ -492,6 +524,22 @@ export class AjaxProxy extends ServerProxy {
     if (single && etag !== undefined && operation.action !== 'destroy') single.etag = etag;
     resultSet.records = [...operation.records];
     operation.setSuccessful(resultSet);
+  }
+
+  /**
+   * Whether an error answer only says that an earlier try of this write was applied: a 404 or
+   * 410 to a DELETE, or a 412 whose current version is what was sent, after a try (of this
+   * request, or of an earlier sync) that may have reached the server without an answer.
+   */
+  private isOwnEcho(request: Request, exchange: Exchange, error: ProxyError): boolean {
+    const records = request.operation.records;
+    const uncertain = exchange.ambiguous === true || (records.length > 0 && records.every((record) => record.outcomeUnknown));
+    if (!uncertain) return false;
+    if (request.action === 'destroy') return error.status === 404 || error.status === 410;
+    if (request.action !== 'update' || error.status !== 412 || records.length !== 1) return false;
+    const sent = request.jsonData;
+    const current = error.body;
+    return isPlainObject(sent) && isPlainObject(current) && Object.entries(sent).every(([key, value]) => JSON.stringify(current[key]) === JSON.stringify(value));
   }
 
   /** The id at the end of a `Location` header (a 201 that gives no body). */

@@ -143,10 +143,10 @@ export class Proxy extends Observable<ProxyEvents> {
       const action = part.trim();
       const list = action === 'create' ? records.create : action === 'update' ? records.update : records.destroy;
       if (!list || list.length === 0 || !isAction(action)) continue;
-      const base = { action, params: { ...params }, ...(signal ? { signal } : {}) };
+      const base = { action, ...(signal ? { signal } : {}) };
       groups.push(
         this.batchActions
-          ? [new Operation({ ...base, records: [...list] })]
+          ? partitionByBatchKey(action, list).map((records) => new Operation({ ...base, params: { ...params }, records }))
           : list.map((record) => new Operation({ ...base, params: { ...params }, records: [record] })),
       );
     }
@@ -182,6 +182,14 @@ export class Proxy extends Observable<ProxyEvents> {
       if (operation.signal?.aborted) {
         throw new ProxyError('abort', `${action} was aborted before it was sent`, { cause: operation.signal.reason });
       }
+      if (action === 'destroy' && operation.records.some((record) => record.phantom)) {
+        // A record removed while its create was unconfirmed: destroyed once the create is.
+        operation.records = operation.records.filter((record) => !record.phantom);
+        if (operation.records.length === 0) {
+          operation.setSuccessful(undefined);
+          return operation;
+        }
+      }
       if (action !== 'read') operation.beginWrite();
       await this.doRequest(operation);
       if (!operation.complete) operation.setSuccessful(operation.resultSet);
@@ -192,6 +200,9 @@ export class Proxy extends Observable<ProxyEvents> {
         : new ProxyError('config', `${action} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown });
       error.operation ??= operation;
       error.request ??= operation.request;
+      if (action !== 'read') {
+        for (const record of operation.records) record.failWrite(error.mayHaveBeenApplied);
+      }
       operation.setException(error);
       this.fire('exception', { proxy: this, operation, error, response: error.response });
       throw error;
@@ -247,6 +258,22 @@ defineOptions(Proxy.prototype, 'Proxy', proxySchema);
 
 function isAction(value: string): value is Action {
   return ACTIONS.some((action) => action === value);
+}
+
+/**
+ * The records of a batched action, one group per batch key: new records first sent together are
+ * sent together again (same Idempotency-Key), and records never sent go in a group of their own.
+ */
+function partitionByBatchKey(action: string, records: readonly RecordLike[]): RecordLike[][] {
+  if (action !== 'create') return [[...records]];
+  const groups = new Map<string | undefined, RecordLike[]>();
+  for (const record of records) {
+    const key = record.batchKey;
+    const group = groups.get(key);
+    if (group) group.push(record);
+    else groups.set(key, [record]);
+  }
+  return [...groups.values()];
 }
 
 function isValidIdValue(id: unknown): boolean {

@@ -306,8 +306,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       removed.push(record);
       indexes.push(visible === this.#all ? index : visible.indexOf(record));
       this.unindex(record);
-      // A record whose create is in flight must be destroyed once it exists on the server.
-      if ((!record.phantom || record.saving) && !record.erased) {
+      // A record whose create is in flight, or was sent unconfirmed, must be destroyed once it
+      // exists on the server.
+      if ((!record.phantom || record.saving || record.createSent) && !record.erased) {
         this.#removed.push(record);
         this.#removedAt.set(record, index);
       } else {
@@ -713,8 +714,10 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   private async runSync(options: SyncOptions): Promise<Batch> {
     const create = this.getNewRecords().filter((record) => !record.saving);
+    // Removed while their create was unconfirmed: created (confirmed) first, then destroyed.
+    for (const record of this.#removed) if (record.phantom && record.createSent && !record.saving) create.push(record);
     const update = this.getUpdatedRecords().filter((record) => !record.saving);
-    const destroy = this.#removed.filter((record) => !record.phantom && !record.erased && !record.saving);
+    const destroy = this.#removed.filter((record) => (!record.phantom || record.createSent) && !record.erased && !record.saving);
     const batch = new Batch({ ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}), ...(options.pauseOnException !== undefined ? { pauseOnException: options.pauseOnException } : {}) });
     if (create.length + update.length + destroy.length === 0) return batch.run([], () => Promise.resolve());
     if (!this.fire('beforesync', { store: this, create, update, destroy })) return batch.run([], () => Promise.resolve());

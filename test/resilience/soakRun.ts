@@ -1,0 +1,247 @@
+/**
+ * The soak: a Store over a RestProxy with `idempotencyKey: true`, quick retries and a short
+ * timeout, against the test server in seeded chaos (connections reset before and after the
+ * server applied a request, error statuses, stalls, truncated answers, duplicated deliveries).
+ * It creates records, edits a share, removes a share, and keeps calling `store.sync()` until it
+ * resolves (bounded in rounds and time). Then chaos stops and the server's state is compared
+ * with what the user did: no edit lost, no record created twice, no removed record back.
+ *
+ * Used by test/soak/soak.test.ts (full size) and test/resilience/soak-small.test.ts.
+ */
+import { BatchError, Model, RestProxy, Store, type ProxyErrorKind } from '../../src/index.js';
+import { seededRandom } from '../server/faults.js';
+import type { FaultType, TestServer } from '../server/index.js';
+
+export interface SoakOptions {
+  /** Records to create. */
+  count: number;
+  /** Chaos seed (the same seed gives the same faults for the same order of requests). */
+  seed: number;
+  /** Share of requests that get a fault. */
+  rate: number;
+  /** Operations of one action type in flight at once (1 makes the run reproducible from the seed). */
+  concurrency: number;
+  /** Sync rounds at most after the first one. */
+  maxRounds: number;
+  /** Milliseconds at most for all the syncs. */
+  maxMs: number;
+  /** Per-try timeout of the proxy. Default 300. */
+  timeout?: number;
+  /** How long a stalled request is held by the server. Default 600. */
+  stallMs?: number;
+  /**
+   * Optimistic concurrency on: records send If-Match, and after a sync the user resolves each
+   * conflict the way the error message suggests: `record.reload()` (edits kept on top of the
+   * server's version), then the next sync sends them again. Default false.
+   */
+  etag?: boolean;
+  /** Edit and remove records whose create is not confirmed yet too (what a user does). Default true. */
+  touchNewRecords?: boolean;
+  /** The verbs chaos hits. Default all. */
+  chaosMethods?: string[];
+}
+
+interface ItemData {
+  id: number;
+  uid: string;
+  name: string;
+  rev: number;
+}
+
+class SoakItem extends Model<ItemData> {
+  static override fields = [{ name: 'id', type: 'int' }, { name: 'uid', type: 'string' }, { name: 'name', type: 'string' }, { name: 'rev', type: 'int' }];
+}
+
+/** What the user did to one record, and what the server must end up holding for it. */
+interface Intent {
+  uid: string;
+  name: string;
+  rev: number;
+  removed: boolean;
+  /** The record was still new (create unconfirmed) when the user edited it. */
+  editedWhileNew: boolean;
+  /** The record was still new when the user removed it. */
+  removedWhileNew: boolean;
+}
+
+export interface SoakResult {
+  summary: string;
+  /** Every sync resolved in the end (false: the bound was hit). */
+  converged: boolean;
+  rounds: number;
+  /** uid -> rows on the server with that uid, when more than one. */
+  duplicates: string[];
+  /** Records whose server row lacks the user's last edit. */
+  lostEdits: string[];
+  /** Records the user removed that are still on the server. */
+  resurrected: string[];
+  /** Records the user kept that are not on the server. */
+  missing: string[];
+  /** Rows on the server no record of the user's accounts for. */
+  strangers: string[];
+  /** Client records that still differ from the server (dirty, new, other values or id). */
+  clientMismatches: string[];
+  /** The failures of the last sync that did not resolve. */
+  lastErrors: string[];
+}
+
+const TYPES: FaultType[] = ['reset-before', 'reset-after', 'status', 'stall', 'truncate', 'duplicate'];
+
+function describeIntent(intent: Intent): string {
+  const flags = [intent.editedWhileNew ? 'edited while new' : '', intent.removedWhileNew ? 'removed while new' : ''].filter(Boolean).join(', ');
+  return `${intent.uid}${flags ? ` (${flags})` : ''}`;
+}
+
+export async function runSoak(server: TestServer, options: SoakOptions): Promise<SoakResult> {
+  const started = performance.now();
+  const random = seededRandom(options.seed * 7919 + 1);
+  const proxy = new RestProxy({
+    url: `${server.url}/items`,
+    idempotencyKey: true,
+    etag: options.etag ?? false,
+    retry: { limit: 3, delay: 5, backoffLimit: 50 },
+    timeout: options.timeout ?? 300,
+  });
+  class Item extends SoakItem {
+    static override proxy = proxy;
+  }
+  let retries = 0;
+  let conflicts = 0;
+  const errorKinds = new Map<ProxyErrorKind, number>();
+  proxy.on('retry', () => {
+    retries++;
+  });
+  proxy.on('exception', ({ error }) => {
+    if (error.kind === 'conflict') conflicts++;
+    errorKinds.set(error.kind, (errorKinds.get(error.kind) ?? 0) + 1);
+  });
+
+  const store = new Store({ model: Item, pageSize: 0 });
+  const intents = new Map<string, Intent>();
+  const recordOf = new Map<string, Item>();
+
+  const data = Array.from({ length: options.count }, (_, i) => ({ uid: `s${options.seed}-${i}`, name: `item ${i}`, rev: 0 }));
+  for (const item of data) intents.set(item.uid, { ...item, removed: false, editedWhileNew: false, removedWhileNew: false });
+  for (const record of store.add(data)) recordOf.set(record.get('uid'), record);
+
+  server.chaos({
+    rate: options.rate,
+    seed: options.seed,
+    types: TYPES,
+    stallMs: options.stallMs ?? 600,
+    ...(options.chaosMethods ? { match: { method: options.chaosMethods } } : {}),
+  });
+
+  let rounds = 0;
+  let lastErrors: string[] = [];
+  const syncOnce = async (): Promise<boolean> => {
+    rounds++;
+    try {
+      await store.sync({ concurrency: options.concurrency });
+      lastErrors = [];
+      return true;
+    } catch (error) {
+      if (!(error instanceof BatchError)) throw error;
+      lastErrors = error.errors.map((e) => `${e.kind}: ${e.message}`);
+      if (options.etag) {
+        for (const failure of error.errors) {
+          if (failure.kind !== 'conflict') continue;
+          for (const record of failure.operation?.records ?? []) {
+            // Under chaos the reload may fail too; the next round tries again.
+            if (record instanceof Item) await record.reload().catch(() => undefined);
+          }
+        }
+      }
+      return false;
+    }
+  };
+
+  /** Edit `editShare` and remove `removeShare` of the records still in the store. */
+  const wave = (editShare: number, removeShare: number): void => {
+    const removing: Item[] = [];
+    for (const record of store.getRange()) {
+      const intent = intents.get(record.get('uid'));
+      if (intent === undefined || (record.phantom && options.touchNewRecords === false)) continue;
+      const roll = random();
+      if (roll < removeShare) {
+        intent.removed = true;
+        intent.removedWhileNew ||= record.phantom;
+        removing.push(record);
+      } else if (roll < removeShare + editShare) {
+        intent.rev += 1;
+        intent.name = `${intent.name.split(' #')[0] ?? intent.name} #${intent.rev}`;
+        intent.editedWhileNew ||= record.phantom;
+        record.set({ name: intent.name, rev: intent.rev });
+      }
+    }
+    store.remove(removing);
+  };
+
+  // Round 1 creates; each later wave edits and removes while some of the work is still pending.
+  let done = await syncOnce();
+  wave(0.25, 0.1);
+  done = await syncOnce();
+  wave(0.15, 0.05);
+  done = false;
+  while (!done && rounds < options.maxRounds + 1 && performance.now() - started < options.maxMs) {
+    done = await syncOnce();
+  }
+  const syncMs = Math.round(performance.now() - started);
+  server.chaos(null);
+
+  // ---- compare ------------------------------------------------------------------------------
+  const rows = server.db['items'] ?? [];
+  const rowsByUid = new Map<string, Record<string, unknown>[]>();
+  for (const row of rows) {
+    const uid = String(row['uid']);
+    const list = rowsByUid.get(uid);
+    if (list) list.push(row);
+    else rowsByUid.set(uid, [row]);
+  }
+  const duplicates: string[] = [];
+  const lostEdits: string[] = [];
+  const resurrected: string[] = [];
+  const missing: string[] = [];
+  const strangers: string[] = [];
+  const clientMismatches: string[] = [];
+  for (const [uid, list] of rowsByUid) {
+    if (!intents.has(uid)) strangers.push(uid);
+    if (list.length > 1) duplicates.push(`${uid} x${list.length}`);
+  }
+  for (const intent of intents.values()) {
+    const list = rowsByUid.get(intent.uid) ?? [];
+    if (intent.removed) {
+      if (list.length > 0) resurrected.push(describeIntent(intent));
+      continue;
+    }
+    const row = list[0];
+    if (row === undefined) {
+      missing.push(describeIntent(intent));
+      continue;
+    }
+    if (row['name'] !== intent.name || row['rev'] !== intent.rev) {
+      lostEdits.push(`${describeIntent(intent)}: server ${JSON.stringify({ name: row['name'], rev: row['rev'] })}, wanted ${JSON.stringify({ name: intent.name, rev: intent.rev })}`);
+    }
+    const record = recordOf.get(intent.uid);
+    if (record === undefined) continue;
+    const problems: string[] = [];
+    if (record.phantom) problems.push('still new');
+    if (record.dirty) problems.push('still dirty');
+    if (record.get('name') !== row['name'] || record.get('rev') !== row['rev']) problems.push(`client ${JSON.stringify({ name: record.get('name'), rev: record.get('rev') })}`);
+    if (!record.phantom && record.getId() !== row['id']) problems.push(`id ${String(record.getId())} vs row ${String(row['id'])}`);
+    if (problems.length > 0) clientMismatches.push(`${describeIntent(intent)}: ${problems.join(', ')}`);
+  }
+
+  const stats = server.stats;
+  const faults = TYPES.map((type) => `${type} ${stats.faults[type]}`).join(', ');
+  const kinds = [...errorKinds.entries()].map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
+  const summary =
+    `soak seed=${options.seed} rate=${options.rate} records=${options.count} concurrency=${options.concurrency}${options.etag ? ' etag' : ''}: ` +
+    `${done ? 'converged' : 'DID NOT CONVERGE'} after ${rounds} rounds in ${syncMs} ms; ` +
+    `requests ${stats.requests}, faults ${stats.faulted} (${faults}); retries ${retries}; conflicts ${conflicts}; ` +
+    `failed operations by kind: ${kinds}; ` +
+    `server rows ${rows.length}, duplicates ${duplicates.length}, lost edits ${lostEdits.length}, removed but back ${resurrected.length}, ` +
+    `missing ${missing.length}, strangers ${strangers.length}, client mismatches ${clientMismatches.length}`;
+
+  return { summary, converged: done, rounds, duplicates, lostEdits, resurrected, missing, strangers, clientMismatches, lastErrors: [...new Set(lastErrors.map((e) => e.replace(/\/items\/\d+/, '/items/<id>')))] };
+}

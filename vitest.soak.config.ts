@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// The soak (npm run soak): full-size chaos runs against the test server, kept out of the
+// normal suite (vitest.config.ts excludes test/soak/**).
+export default defineConfig({
+  test: {
+    include: ['test/soak/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
