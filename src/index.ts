@@ -21,7 +21,7 @@ export { MemoryProxy } from './proxy/MemoryProxy.js';
 export type { MemoryProxyConfig } from './proxy/MemoryProxy.js';
 export { createProxy, registerProxy } from './proxy/registry.js';
 export type { ProxyClass, ProxyTypeConfig } from './proxy/registry.js';
-export { registerPreset, presetNames } from './proxy/presets/registry.js';
+export { getPreset, presetNames, registerPreset } from './proxy/presets/registry.js';
 export type { Preset } from './proxy/presets/registry.js';
 export type { RetryOptions } from './proxy/retry.js';
 

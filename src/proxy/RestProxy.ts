@@ -4,7 +4,7 @@ import { isValidId, type Action } from '../operation/types.js';
 import { defineOptions, is, option, type OptionSchema } from '../util/options.js';
 import { appendFormat, appendSegment, appendSlash, encodeId, fillTemplate, joinUrl, splitUrl, templateNames } from '../util/url.js';
 import { AjaxProxy, ajaxSchema, type AjaxProxyConfig } from './AjaxProxy.js';
-import { applyPreset, hasPreset } from './presets/registry.js';
+import { applyPreset, getPreset, hasPreset } from './presets/registry.js';
 
 export interface RestProxyConfig extends AjaxProxyConfig {
   /** Append the record's id to the url of a request about one instance (`/users/2`). Default true. */
@@ -94,8 +94,10 @@ export class RestProxy extends AjaxProxy {
 
     const { path, query, hash } = splitUrl(url);
     let result = path;
+    let withId = false;
     const id = records.length > 1 ? undefined : record && !record.phantom ? record.getId() : operation.id;
     if (this.appendId && this.isValidId(id)) {
+      withId = true;
       let segment: string;
       try {
         segment = encodeId(id);
@@ -105,7 +107,8 @@ export class RestProxy extends AjaxProxy {
       result = appendSegment(result, segment);
       if (typeof this.idParam === 'string' && this.idParam !== '') delete request.params[this.idParam];
     }
-    if (this.format !== undefined && this.format !== '') result = appendFormat(result, this.format);
+    // After an id the dot is always added: an id ending in '.' must not lose it ('a.' + json is 'a..json').
+    if (this.format !== undefined && this.format !== '') result = withId ? `${result}.${this.format}` : appendFormat(result, this.format);
     else if (this.trailingSlash) result = appendSlash(result);
     request.url = joinUrl({ path: result, query, hash });
     return super.buildUrl(request);
@@ -113,3 +116,30 @@ export class RestProxy extends AjaxProxy {
 }
 
 defineOptions(RestProxy.prototype, 'RestProxy', restSchema);
+
+// Two options do more when assigned after construction: `preset` applies its conventions (over
+// the current options), and `batchActions: true` is refused while the preset forbids it.
+const presetOption = Object.getOwnPropertyDescriptor(RestProxy.prototype, 'preset');
+const batchOption = Object.getOwnPropertyDescriptor(RestProxy.prototype, 'batchActions');
+if (presetOption?.set && batchOption?.set) {
+  const setPreset = presetOption.set;
+  const setBatch = batchOption.set;
+  Object.defineProperty(RestProxy.prototype, 'preset', {
+    ...presetOption,
+    set(this: RestProxy, name: unknown) {
+      setPreset.call(this, name);
+      if (typeof name !== 'string') return;
+      const { preset: _name, ...conventions } = applyPreset({ preset: name });
+      for (const [key, value] of Object.entries(conventions)) Reflect.set(this, key, value);
+    },
+  });
+  Object.defineProperty(RestProxy.prototype, 'batchActions', {
+    ...batchOption,
+    set(this: RestProxy, value: unknown) {
+      if (value === true && this.preset !== undefined && getPreset(this.preset)?.supportsBatch === false) {
+        throw new TypeError(`RestProxy: batchActions cannot be true with preset "${this.preset}": that server has no batch endpoint`);
+      }
+      setBatch.call(this, value);
+    },
+  });
+}

@@ -11,7 +11,7 @@ function lower(sorter: Sorter): string {
   return (sorter.direction ?? 'ASC').toLowerCase();
 }
 
-/** `-name,age`: the sort style of Django, JSON:API and Spatie's Laravel query builder. */
+/** `-name,age`: the sort style of Django (`ordering`), JSON:API and Spatie's Laravel query builder (`sort`). */
 function minusSort(param: string): (sorters: Sorter[]) => Params {
   return (sorters) => ({ [param]: sorters.map((s) => `${s.direction === 'DESC' ? '-' : ''}${s.property}`).join(',') });
 }
@@ -31,6 +31,17 @@ function inValues(server: string, filter: Filter): unknown[] {
     throw new TypeError(`${server}: the "${filter.operator ?? '='}" filter on "${filter.property}" has no values; an empty list would match nothing, but the server would get no filter at all and answer every record`);
   }
   return values;
+}
+
+/**
+ * A value sent in a comma-separated list: the server splits on every comma, so a value holding
+ * one would silently become two values (and match the wrong records). Refused instead.
+ */
+function commaSafe(server: string, filter: Filter, value: unknown): unknown {
+  if (String(value).includes(',')) {
+    throw new TypeError(`${server}: the "${filter.operator ?? '='}" filter on "${filter.property}" has a value with a comma (${JSON.stringify(String(value))}); the server splits filter values on commas, so it would look for ${String(value).split(',').map((part) => JSON.stringify(part)).join(' or ')} instead`);
+  }
+  return value;
 }
 
 /** The key of the id in server data: the id field's mapping, or the id property. */
@@ -175,7 +186,7 @@ const rails: Preset = {
   pageParam: 'page',
   limitParam: 'per_page',
   startParam: null,
-  serializeSorters: (sorters) => ({ sort: sorters.map((s) => `${s.direction === 'DESC' ? '-' : ''}${s.property}`).join(',') }),
+  serializeSorters: minusSort('sort'),
   serializeFilters: equalityFilters('rails', false),
   reader: {
     totalHeader: 'X-Total-Count',
@@ -192,17 +203,6 @@ const rails: Preset = {
   },
   supportsBatch: false,
 };
-
-/**
- * A value sent in a comma-separated list: the server splits on every comma, so a value holding
- * one would silently become two values (and match the wrong records). Refused instead.
- */
-function commaSafe(server: string, filter: Filter, value: unknown): unknown {
-  if (String(value).includes(',')) {
-    throw new TypeError(`${server}: the "${filter.operator ?? '='}" filter on "${filter.property}" has a value with a comma (${JSON.stringify(String(value))}); the server splits filter values on commas, so it would look for ${String(value).split(',').map((part) => JSON.stringify(part)).join(' or ')} instead`);
-  }
-  return value;
-}
 
 /**
  * `filter[name]=Ed`, the style of Spatie's Laravel query builder and of most JSON:API servers;

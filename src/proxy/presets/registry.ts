@@ -1,6 +1,6 @@
-import { toReader, type JsonReaderConfig } from '../../reader/JsonReader.js';
+import { JsonReader, toReader, type JsonReaderConfig } from '../../reader/JsonReader.js';
 import { describeValue, isPlainObject } from '../../util/options.js';
-import { toWriter, type JsonWriterConfig } from '../../writer/JsonWriter.js';
+import { JsonWriter, toWriter, type JsonWriterConfig } from '../../writer/JsonWriter.js';
 import { restSchema, type RestProxyConfig } from '../RestProxy.js';
 import { builtInPresets } from './builtIn.js';
 
@@ -61,7 +61,24 @@ export function registerPreset(name: string, preset: Preset): void {
   if (typeof name !== 'string' || name === '') throw new TypeError(`registerPreset: the name must be a non-empty string, got ${describeValue(name)}`);
   if (!isPlainObject(preset)) throw new TypeError(`registerPreset: preset "${name}" must be an object of RestProxy options, got ${describeValue(preset)}`);
   checkPreset(name, preset);
-  presets.set(name, { ...preset });
+  // A copy, so that later changes to the object given do not change proxies made afterwards.
+  const copy: Preset = { ...preset };
+  if (preset.reader !== undefined) copy.reader = { ...preset.reader };
+  if (preset.writer !== undefined) copy.writer = { ...preset.writer };
+  presets.set(name, copy);
+}
+
+/**
+ * A copy of a registered preset, to build on: e.g. json-server's conventions for a server that
+ * does have batch endpoints: `registerPreset('my-json-server', { ...getPreset('json-server'), supportsBatch: true })`.
+ */
+export function getPreset(name: string): Preset | undefined {
+  const preset = presets.get(name);
+  if (preset === undefined) return undefined;
+  const copy: Preset = { ...preset };
+  if (preset.reader !== undefined) copy.reader = { ...preset.reader };
+  if (preset.writer !== undefined) copy.writer = { ...preset.writer };
+  return copy;
 }
 
 export function hasPreset(name: string): boolean {
@@ -73,18 +90,33 @@ export function presetNames(): string[] {
   return [...presets.keys()];
 }
 
-/** Both are plain objects (an ill-typed option is left for the RestProxy to report). */
-function bothObjects(preset: unknown, given: unknown): boolean {
-  return isPlainObject(preset) && isPlainObject(given);
+/** A copy without the entries whose value is undefined. */
+function withoutUndefined<T extends object>(value: T): T {
+  const copy = { ...value };
+  for (const key of Object.keys(copy)) if (Reflect.get(copy, key) === undefined) Reflect.deleteProperty(copy, key);
+  return copy;
 }
 
 /**
- * The config with the preset's conventions under it. Options given in the config win; `reader`
- * and `writer` configs, `headers`, `actionMethods` and `extraParams` are merged entry by entry
- * (a reader or writer instance replaces the preset's one whole).
+ * Whether a value is a plain object, as a boolean rather than a type guard, so that a typed
+ * config keeps its type (an ill-typed option is left for the RestProxy to report).
+ */
+function isObject(value: unknown): boolean {
+  return isPlainObject(value);
+}
+
+function bothObjects(preset: unknown, given: unknown): boolean {
+  return isObject(preset) && isObject(given);
+}
+
+/**
+ * The config with the preset's conventions under it. Options given in the config win (an option
+ * given as `undefined` counts as not given; `null` or `''` turns a param off); `reader` and
+ * `writer` configs, `headers`, `actionMethods` and `extraParams` are merged entry by entry (a
+ * reader or writer instance replaces the preset's one whole).
  */
 export function applyPreset(config: RestProxyConfig): RestProxyConfig {
-  if (!isPlainObject(config) || config.preset === undefined) return config;
+  if (!isObject(config) || config.preset === undefined) return config;
   const name = config.preset;
   const preset = typeof name === 'string' ? presets.get(name) : undefined;
   if (preset === undefined) {
@@ -98,13 +130,25 @@ export function applyPreset(config: RestProxyConfig): RestProxyConfig {
       `RestProxy: batchActions cannot be true with preset "${name}": that server has no batch endpoint (json-server, for one, stores a POSTed array as a single record); leave batchActions off so that a sync sends one request per record`,
     );
   }
-  const merged: RestProxyConfig = { ...options, ...config };
-  if (reader !== undefined) merged.reader = isPlainObject(config.reader) ? { ...reader, ...config.reader } : (config.reader ?? { ...reader });
-  if (writer !== undefined) merged.writer = isPlainObject(config.writer) ? { ...writer, ...config.writer } : (config.writer ?? { ...writer });
+  // An option given as undefined is not given: the preset's value stays (null or '' turns a param off).
+  const given = withoutUndefined(config);
+  const merged: RestProxyConfig = { ...options, ...given };
+  // A reader or writer config is merged with the preset's; an instance replaces it whole.
+  const givenReader = given.reader;
+  if (reader !== undefined && !(givenReader instanceof JsonReader)) {
+    merged.reader = givenReader === undefined ? { ...reader } : bothObjects(reader, givenReader) ? { ...reader, ...withoutUndefined(givenReader) } : givenReader;
+  }
+  const givenWriter = given.writer;
+  if (writer !== undefined && !(givenWriter instanceof JsonWriter)) {
+    merged.writer = givenWriter === undefined ? { ...writer } : bothObjects(writer, givenWriter) ? { ...writer, ...withoutUndefined(givenWriter) } : givenWriter;
+  }
   // Objects of independent entries are added to the preset's (and win entry by entry) instead of
   // replacing them all, as a partial actionMethods keeps the defaults for the actions it leaves out.
-  if (options.headers !== undefined && config.headers !== undefined && bothObjects(options.headers, config.headers)) merged.headers = { ...options.headers, ...config.headers };
-  if (options.actionMethods !== undefined && config.actionMethods !== undefined && bothObjects(options.actionMethods, config.actionMethods)) merged.actionMethods = { ...options.actionMethods, ...config.actionMethods };
-  if (options.extraParams !== undefined && config.extraParams !== undefined && bothObjects(options.extraParams, config.extraParams)) merged.extraParams = { ...options.extraParams, ...config.extraParams };
+  const { headers, actionMethods, extraParams } = given;
+  if (options.headers !== undefined && headers !== undefined && bothObjects(options.headers, headers)) merged.headers = { ...options.headers, ...headers };
+  if (options.actionMethods !== undefined && actionMethods !== undefined && bothObjects(options.actionMethods, actionMethods)) {
+    merged.actionMethods = { ...options.actionMethods, ...withoutUndefined(actionMethods) };
+  }
+  if (options.extraParams !== undefined && extraParams !== undefined && bothObjects(options.extraParams, extraParams)) merged.extraParams = { ...options.extraParams, ...extraParams };
   return merged;
 }
