@@ -1,0 +1,37 @@
+import { Model, type FieldDeclaration } from '../../src/index.js';
+import { requestLog } from './requestLog.js';
+
+export interface UserData {
+  id: number;
+  name: string;
+  email: string;
+  age: number | null;
+  active: boolean;
+  created: Date;
+}
+
+/**
+ * A user of the demo's json-server. The proxy config is all the library needs to map create,
+ * read, update and destroy to POST, GET, PUT and DELETE on /api/users; the json-server preset
+ * brings that server's paging, sorting and filtering params and its X-Total-Count header.
+ */
+export class User extends Model<UserData> {
+  static override fields: readonly FieldDeclaration[] = [
+    { name: 'id', type: 'int' },
+    { name: 'name', type: 'string' },
+    { name: 'email', type: 'string' },
+    { name: 'age', type: 'int' },
+    { name: 'active', type: 'boolean', defaultValue: true },
+    { name: 'created', type: 'date' },
+  ];
+
+  static override proxy = {
+    type: 'rest',
+    url: '/api/users',
+    preset: 'json-server',
+    // Only to show every request in the page's log: a fetch that records what it sends, and
+    // the hook that tells a retry from a first try.
+    fetch: requestLog.fetch,
+    onRequest: requestLog.onRequest,
+  };
+}

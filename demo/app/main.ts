@@ -1,0 +1,188 @@
+import { Store } from '../../src/index.js';
+import { byId, debounce } from './dom.js';
+import { UserGrid } from './grid.js';
+import { LogPanel } from './logPanel.js';
+import { Messages, isAbort } from './messages.js';
+import { Pager } from './pager.js';
+import { requestLog } from './requestLog.js';
+import { getFailWrites, resetData, setFailWrites } from './serverControls.js';
+import { renderUrlMap } from './urlMap.js';
+import { User } from './User.js';
+import { userProxyConfig, type ProxySettings } from './userProxy.js';
+
+// ---- the store: paged, sorted and filtered by the server -------------------------------------
+
+const store = new Store<User>({ model: User, pageSize: 20, remoteSort: true, remoteFilter: true });
+
+// ---- the page --------------------------------------------------------------------------------
+
+const messages = new Messages(byId('error', HTMLElement), byId('status', HTMLElement), byId('dismiss', HTMLButtonElement));
+const report = (lead: string, error: unknown): void => messages.error(lead, error);
+const grid = new UserGrid(byId('users', HTMLTableElement), store, report);
+const pager = new Pager(byId('pager', HTMLElement), store, report);
+new LogPanel(byId('log', HTMLOListElement), byId('log-clear', HTMLButtonElement), requestLog);
+
+const filterInput = byId('filter', HTMLInputElement);
+const addButton = byId('add', HTMLButtonElement);
+const saveButton = byId('save', HTMLButtonElement);
+const revertButton = byId('revert', HTMLButtonElement);
+const pendingText = byId('pending', HTMLElement);
+const batchSwitch = byId('batch', HTMLInputElement);
+const formatSwitch = byId('format', HTMLInputElement);
+const failSwitch = byId('fail', HTMLInputElement);
+const resetButton = byId('reset', HTMLButtonElement);
+const urlMap = byId('url-map', HTMLTableElement);
+
+let saving = false;
+
+function pending(): { created: number; updated: number; destroyed: number; total: number } {
+  const created = store.getNewRecords().length;
+  const updated = store.getUpdatedRecords().length;
+  const destroyed = store.getRemovedRecords().length;
+  return { created, updated, destroyed, total: created + updated + destroyed };
+}
+
+function describePending(counts: ReturnType<typeof pending>): string {
+  const parts: string[] = [];
+  if (counts.created > 0) parts.push(`${counts.created} new`);
+  if (counts.updated > 0) parts.push(`${counts.updated} edited`);
+  if (counts.destroyed > 0) parts.push(`${counts.destroyed} deleted`);
+  return parts.join(', ');
+}
+
+function updateToolbar(): void {
+  const counts = pending();
+  pendingText.textContent = counts.total === 0 ? 'No unsaved changes' : `Unsaved: ${describePending(counts)}`;
+  pendingText.classList.toggle('has-changes', counts.total > 0);
+  saveButton.disabled = saving || counts.total === 0;
+  revertButton.disabled = saving || counts.total === 0;
+  saveButton.textContent = saving ? 'Saving…' : 'Save';
+}
+
+function load(run: () => Promise<unknown>, what: string): void {
+  run().catch((error: unknown) => {
+    if (!isAbort(error)) report(`Could not load ${what}:`, error);
+  });
+}
+
+// ---- the store's events drive the page -------------------------------------------------------
+
+store.on('beforeload', () => grid.setBusy(true));
+function emptyText(successful: boolean): string {
+  const filter = filterInput.value.trim();
+  if (!successful) return 'The users could not be loaded.';
+  return filter === '' ? 'No users.' : `No user's name contains “${filter}”.`;
+}
+
+store.on('load', ({ successful }) => {
+  grid.setBusy(false, emptyText(successful));
+  grid.updateHeader();
+  grid.render();
+  pager.update();
+  renderUrlMap(urlMap, store);
+});
+store.on('datachanged', () => {
+  grid.render();
+  updateToolbar();
+});
+store.on('update', ({ record }) => {
+  grid.updateRow(record);
+  updateToolbar();
+});
+
+// ---- toolbar ---------------------------------------------------------------------------------
+
+const applyFilter = debounce(300, (text: string) => {
+  load(() => (text === '' ? store.clearFilter() : store.filter('name', text, 'like')), 'the filtered users');
+});
+filterInput.addEventListener('input', () => applyFilter(filterInput.value.trim()));
+
+addButton.addEventListener('click', () => {
+  const [record] = store.insert(0, { name: '', email: '', age: null, active: true, created: new Date() });
+  if (record !== undefined) grid.focusField(record, 'name');
+  messages.status('A new row is at the top: fill it in, then Save.');
+});
+
+saveButton.addEventListener('click', () => void save());
+
+async function save(): Promise<void> {
+  const counts = pending();
+  if (counts.total === 0 || saving) return;
+  saving = true;
+  updateToolbar();
+  messages.status(`Saving ${describePending(counts)}…`);
+  try {
+    const batch = await store.sync();
+    messages.clearError();
+    const requests = batch.operations.length;
+    messages.status(`Saved ${describePending(counts)} (${requests} request${requests === 1 ? '' : 's'}).`);
+  } catch (error) {
+    messages.error('Not saved:', error);
+    messages.status('Your changes are kept (marked in the table): press Save to send them again, or Revert to drop them.');
+  } finally {
+    saving = false;
+    grid.render();
+    updateToolbar();
+  }
+}
+
+revertButton.addEventListener('click', () => {
+  const counts = pending();
+  store.rejectChanges();
+  messages.clearError();
+  messages.status(`Reverted ${describePending(counts)}.`);
+});
+
+// ---- the switches ----------------------------------------------------------------------------
+
+function proxySettings(): ProxySettings {
+  return { batchActions: batchSwitch.checked, format: formatSwitch.checked };
+}
+
+function rebuildProxy(): void {
+  const settings = proxySettings();
+  User.setProxy(userProxyConfig(settings));
+  renderUrlMap(urlMap, store);
+  messages.status(
+    `Proxy rebuilt: ${settings.batchActions ? "preset 'json-server-with-batch', batchActions on" : "preset 'json-server'"}, ${settings.format ? "format 'json'" : 'no format'}.`,
+  );
+  load(() => store.load(), 'the page');
+}
+batchSwitch.addEventListener('change', rebuildProxy);
+formatSwitch.addEventListener('change', rebuildProxy);
+
+failSwitch.addEventListener('change', () => {
+  const on = failSwitch.checked;
+  setFailWrites(on).then(
+    () => messages.status(on ? 'The server now answers 503 to every write. Reads still work.' : 'The server accepts writes again.'),
+    (error: unknown) => {
+      failSwitch.checked = !on;
+      report('Could not reach the demo server:', error);
+    },
+  );
+});
+
+resetButton.addEventListener('click', () => {
+  resetData().then(
+    () => {
+      messages.clearError();
+      messages.status('The server has its 300 users back; unsaved changes were dropped.');
+      load(() => store.load({ discardChanges: true }), 'the page');
+    },
+    (error: unknown) => report('Could not reset the data:', error),
+  );
+});
+
+// ---- start -----------------------------------------------------------------------------------
+
+batchSwitch.checked = false;
+formatSwitch.checked = false;
+updateToolbar();
+renderUrlMap(urlMap, store);
+getFailWrites().then(
+  (on) => {
+    failSwitch.checked = on;
+  },
+  () => undefined,
+);
+load(() => store.loadPage(1), 'the users');
