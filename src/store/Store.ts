@@ -728,7 +728,12 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
         {
           ...options,
           onOperationComplete: (operation) => {
-            if (operation.wasSuccessful()) this.fire('write', { store: this, operation });
+            if (!operation.wasSuccessful()) return;
+            // The server's total changed by what was created or destroyed (until the next load says).
+            if (this.#totalCount !== undefined && operation.action !== 'update') {
+              this.#totalCount = Math.max(0, this.#totalCount + (operation.action === 'create' ? 1 : -1) * operation.records.length);
+            }
+            this.fire('write', { store: this, operation });
           },
         },
       );

@@ -639,3 +639,21 @@ describe('Store: unsynced changes survive a load', () => {
     expect(rec.calls).toHaveLength(0);
   });
 });
+
+describe('Store.sync keeps the total count in step', () => {
+  it('adds the records created and takes away those destroyed', async () => {
+    const rec = recordingFetch((call) => {
+      if (call.method === 'GET') return { body: [{ id: 1, name: 'Ann', dept: 'eng' }, { id: 2, name: 'Bob', dept: 'ops' }], headers: { 'X-Total-Count': '40' } };
+      if (call.method === 'POST') return { status: 201, body: { ...bodyObject(call), id: 100 } };
+      return { status: 204 };
+    });
+    const store = new Store({ model: Person, proxy: new RestProxy({ url: BASE, fetch: rec, retry: 0, reader: { totalHeader: 'X-Total-Count' } }) });
+    await store.load();
+    expect(store.getTotalCount()).toBe(40);
+    store.add({ name: 'Eve', dept: 'eng' });
+    store.remove(record(store, 1));
+    store.remove(record(store, 2));
+    await store.sync();
+    expect(store.getTotalCount()).toBe(39);
+  });
+});
