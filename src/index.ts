@@ -1,9 +1,10 @@
 /**
  * rest-proxy: typed Models and Stores persisted to any REST backend through a Rest proxy.
  * This module only re-exports the public surface.
+ * @module rest-proxy
  */
 export { Model } from './model/Model.js';
-export type { ModelClass, ModelInit, PersistOptions, RecordOwner } from './model/Model.js';
+export type { DataOf, IdOf, ModelClass, ModelInit, PersistOptions, RecordOwner } from './model/Model.js';
 export type { FieldConfig, FieldDeclaration } from './model/fields.js';
 
 export { Store } from './store/Store.js';
@@ -23,7 +24,8 @@ export { createProxy, registerProxy } from './proxy/registry.js';
 export type { ProxyClass, ProxyTypeConfig } from './proxy/registry.js';
 export { getPreset, presetNames, registerPreset } from './proxy/presets/registry.js';
 export type { Preset } from './proxy/presets/registry.js';
-export type { RetryOptions } from './proxy/retry.js';
+export type { NormalizedRetry, RetryOptions } from './proxy/retry.js';
+export type { Listener } from './util/events.js';
 
 export { Operation } from './operation/Operation.js';
 export type { OperationConfig } from './operation/Operation.js';

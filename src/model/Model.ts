@@ -172,7 +172,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   /** The name used in messages and by presets; default the class name. */
   static entityName = '';
 
-  /** The model's field table (on the prototype; see infoOf). */
+  /** The model's field table (on the prototype; see infoOf). @internal */
   declare [INFO]: ModelInfo | undefined;
 
   /** The values, by field name; built-in types are converted on first read. Use get() and set(). */

@@ -40,8 +40,9 @@ export interface AjaxProxyConfig extends ServerProxyConfig {
   headers?: Record<string, string>;
   /** Send cookies cross-origin (`credentials: 'include'`). Default false. */
   withCredentials?: boolean;
-  /** HTTP Basic credentials. Default none. */
+  /** The user name of HTTP Basic credentials (an `Authorization: Basic` header). Default none. */
   username?: string;
+  /** The password of HTTP Basic credentials (with `username`). Default none. */
   password?: string;
   /** For non-GET requests, put the params in the JSON body instead of the query string. Default false. */
   paramsAsJson?: boolean;
@@ -284,6 +285,7 @@ export class AjaxProxy extends ServerProxy {
    * Send the request (with its retries) and read the body. Identical GETs in flight at the same
    * time share one request; each caller can still abort its own wait.
    */
+  /** @internal */
   protected async send(request: Request): Promise<Exchange> {
     const method = request.method.toUpperCase();
     request.method = method;

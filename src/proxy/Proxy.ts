@@ -7,6 +7,7 @@ import { Observable } from '../util/events.js';
 import { applyOptions, defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { JsonWriter, toWriter, type JsonWriterConfig } from '../writer/JsonWriter.js';
 
+/** The options of every proxy; each is afterwards a property of the same name. */
 export interface ProxyConfig {
   /** The Model class records are made of. Default none (reads then give plain objects). */
   model?: ModelClassLike;
@@ -91,7 +92,7 @@ export const proxySchema: OptionSchema = {
 export class Proxy extends Observable<ProxyEvents> {
   /** The name used in messages. */
   static className = 'Proxy';
-  /** Every option of the class, with its check and default. */
+  /** Every option of the class, with its check and default. @internal */
   static optionSchema: OptionSchema = proxySchema;
 
   declare model: ModelClassLike | undefined;

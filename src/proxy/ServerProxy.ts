@@ -22,15 +22,19 @@ export interface ServerProxyConfig extends ProxyConfig {
   cacheString?: string;
   /** Milliseconds before a request fails with kind 'timeout' (`0`: never). Default 30000. */
   timeout?: number;
-  /** Paging param names; `undefined`, `null` or `''` leaves a param out. Defaults `'page'`, `'start'`, `'limit'`. */
+  /** The page number param (1-based, see `firstPage`); `undefined`, `null` or `''` leaves it out. Default `'page'`. @example { pageParam: '_page' } */
   pageParam?: string | null;
+  /** The index of the first record param; `undefined`, `null` or `''` leaves it out. Default `'start'`. @example { startParam: 'offset' } */
   startParam?: string | null;
+  /** The page size param; `undefined`, `null` or `''` leaves it out. Default `'limit'`. @example { limitParam: 'per_page' } */
   limitParam?: string | null;
   /** The number the server gives its first page: 1 (default) or 0 (Spring). */
   firstPage?: number;
-  /** Sort, filter and group param names. Defaults `'sort'`, `'filter'`, `'group'`. */
+  /** The sort param (JSON of the sorters, see `encodeSorters`); `null` leaves it out. Default `'sort'`. */
   sortParam?: string | null;
+  /** The filter param (JSON of the filters, see `encodeFilters`); `null` leaves it out. Default `'filter'`. */
   filterParam?: string | null;
+  /** The group param (JSON of the grouper); `null` leaves it out. Default `'group'`. */
   groupParam?: string | null;
   /** The direction param of `simpleSortMode`. Default `'dir'`. */
   directionParam?: string | null;

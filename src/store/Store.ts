@@ -6,16 +6,21 @@ import { Operation } from '../operation/Operation.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
 import { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
+import type { RestProxyConfig } from '../proxy/RestProxy.js';
 import { Observable } from '../util/events.js';
 import { filterItems, matchesFilter } from '../util/filtering.js';
 import { applyOptions, defineOptions, describeValue, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { comparator } from '../util/sorting.js';
 
+/** The options of a Store; each is afterwards a property of the same name. */
 export interface StoreConfig<M extends Model> {
   /** The Model class of the records. Default `Model` (untyped). */
   model?: ModelClass<M>;
-  /** A proxy (or config) to use instead of the model's. Default the model's proxy. */
-  proxy?: Proxy | ProxyTypeConfig;
+  /**
+   * A proxy (or config) to use instead of the model's. A config without `type` makes a
+   * RestProxy. Default the model's proxy. @example { url: '/api/admins', preset: 'rails' }
+   */
+  proxy?: Proxy | ProxyTypeConfig | RestProxyConfig;
   /** Records to start with (records or plain data). */
   data?: Array<M | ModelInit<DataOf<M>>>;
   /** Records per page; `0` turns paging off (a load then takes every record). Default 25. */
@@ -41,9 +46,11 @@ export interface StoreConfig<M extends Model> {
 }
 
 export interface LoadOptions {
-  /** The page to load (1-based); sends page, start and limit. */
+  /** The page to load (1-based); sends page, start and limit. Default `currentPage`. */
   page?: number;
+  /** The index of the first record to load. Default `(page - 1) * pageSize`. */
   start?: number;
+  /** How many records to load. Default `pageSize`. */
   limit?: number;
   /** Params for this load. */
   params?: Record<string, unknown>;
@@ -58,6 +65,7 @@ export interface LoadOptions {
 export interface SyncOptions extends BatchConfig {
   /** Params for every request of the sync. */
   params?: Record<string, unknown>;
+  /** Cancels the requests not yet finished (kind 'abort'); their records stay unsaved. */
   signal?: AbortSignal;
 }
 
@@ -461,8 +469,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       action: 'read',
       ...paging,
       params: { ...options.params },
+      // Sorters and filters with a function run here, after the load: they cannot be sent.
       sorters: this.remoteSort ? this.sorters.filter((sorter) => sorter.sorterFn === undefined) : [],
-      filters: this.remoteFilter ? [...this.filters] : [],
+      filters: this.remoteFilter ? this.filters.filter((filter) => filter.filterFn === undefined) : [],
       ...(this.remoteGroup && this.groupField !== undefined ? { grouper: { property: this.groupField, direction: this.groupDir } } : {}),
       signal: controller.signal,
     });
@@ -682,7 +691,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     const valueOf = (record: M, property: string): unknown => record.readField(property);
     const sorters: Sorter[] = [];
     if (!this.remoteGroup && this.groupField !== undefined) sorters.push({ property: this.groupField, direction: this.groupDir });
-    if (!this.remoteSort) sorters.push(...this.sorters);
+    sorters.push(...(this.remoteSort ? this.sorters.filter((sorter) => sorter.sorterFn !== undefined) : this.sorters));
     if (sorters.length > 0) this.#all.sort(comparator(sorters, valueOf));
     const filters = this.remoteFilter ? this.filters.filter((filter) => filter.filterFn !== undefined) : this.filters;
     this.#view = filters.length === 0 ? null : filterItems(this.#all, filters, valueOf);
