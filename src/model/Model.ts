@@ -544,10 +544,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       throw new ProxyError('server', `${describeRead(operation)} answered no record for id ${JSON.stringify(id)}`, { operation, request: operation.request, response: operation.response });
     }
     const fresh = item instanceof Model ? item : isPlainObject(item) ? this.getModelClass().fromServer(item) : undefined;
-    if (fresh) {
-      this.mergeServerData(fresh.data);
-      if (fresh.etag !== undefined) this.etag = fresh.etag;
-    }
+    if (fresh) this.mergeRecord(fresh);
     return this;
   }
 
@@ -556,7 +553,6 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * dirty, now against the server's value); the others take the server's value.
    */
   mergeServerData(serverData: Record<string, unknown>): string[] {
-    const info = this.info();
     const modified = this.meta?.modified;
     const changed: string[] = [];
     const values = this.readServerValues(serverData);
@@ -571,8 +567,13 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     }
     const meta = this.meta;
     if (meta?.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
-    void info;
     return changed;
+  }
+
+  /** Merge a freshly read copy of this record (see mergeServerData), its ETag included. */
+  mergeRecord(fresh: Model<object>): string[] {
+    if (fresh.etag !== undefined) this.etag = fresh.etag;
+    return this.mergeServerData(fresh.data);
   }
 
   /** Server data by field name, converted (mappings applied; unconvertible values become null). */

@@ -8,7 +8,7 @@ import { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import type { RestProxyConfig } from '../proxy/RestProxy.js';
 import { Observable } from '../util/events.js';
-import { filterItems, matchesFilter } from '../util/filtering.js';
+import { filterItems } from '../util/filtering.js';
 import { applyOptions, defineOptions, describeValue, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { comparator } from '../util/sorting.js';
 
@@ -567,14 +567,14 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
         const local = key === undefined ? undefined : pending.get(key);
         if (local !== undefined) {
           // Local edits stay on top of the server's values.
-          local.mergeServerData(record.getData());
+          local.mergeRecord(record);
           if (key !== undefined) pending.delete(key);
           next.push(local);
           continue;
         }
         const existing = key === undefined ? undefined : present?.get(key);
         if (existing !== undefined) {
-          existing.mergeServerData(record.getData());
+          existing.mergeRecord(record);
           continue;
         }
         next.push(record);
@@ -695,11 +695,6 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     if (sorters.length > 0) this.#all.sort(comparator(sorters, valueOf));
     const filters = this.remoteFilter ? this.filters.filter((filter) => filter.filterFn !== undefined) : this.filters;
     this.#view = filters.length === 0 ? null : filterItems(this.#all, filters, valueOf);
-  }
-
-  /** Whether a record passes the store's local filters. */
-  isVisible(record: M): boolean {
-    return this.filters.every((filter) => matchesFilter(record, filter, (r, p) => r.readField(p)));
   }
 
   // ---- syncing -----------------------------------------------------------------------------

@@ -340,3 +340,24 @@ describe('Store: proxy precedence', () => {
     expect(pathOf(storeFetch.last())).toBe('/team');
   });
 });
+
+describe('Store.load merges a mapped field into a locally edited record', () => {
+  it('takes the server value of a mapped field as the new saved value, keeping the local edit', async () => {
+    class Mapped extends Model<{ id: number; name: string; email: string }> {
+      static override fields = ['id', 'name', { name: 'email', mapping: 'email_address' }];
+    }
+    let email = 'old@example.com';
+    const rec = recordingFetch(() => ({ body: [{ id: 1, name: 'Ann', email_address: email }] }));
+    const store = new Store({ model: Mapped, proxy: new RestProxy({ url: 'http://api.test/people', fetch: rec, retry: 0 }) });
+    await store.load();
+    const ann = store.getById(1);
+    expect(ann?.get('email')).toBe('old@example.com');
+    ann?.set('name', 'Anne');
+    email = 'new@example.com';
+    await store.load();
+    expect(store.getById(1)).toBe(ann);
+    expect(ann?.get('email')).toBe('new@example.com');
+    expect(ann?.get('name')).toBe('Anne');
+    expect(ann?.getChanges()).toEqual({ name: 'Anne' });
+  });
+});
