@@ -24,11 +24,9 @@ export function itemProxy(server: TestServer, overrides: RestProxyConfig = {}): 
 
 /** A fresh Item model class whose static proxy is `proxy`. */
 export function defineItem(proxy: RestProxy): typeof Item {
-  class Item extends Model<ItemData> {
-    static override fields = [{ name: 'id', type: 'int' }, { name: 'uid', type: 'string' }, { name: 'name', type: 'string' }, { name: 'rev', type: 'int' }];
+  return class extends Item {
     static override proxy = proxy;
-  }
-  return Item;
+  };
 }
 
 /** The shape of a model made by `defineItem` (used for types only). */
