@@ -11,5 +11,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The JSON report lets .ci/run print a one-line summary.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results.json' },
   },
 });
