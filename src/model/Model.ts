@@ -146,6 +146,18 @@ function uuid(): string {
   return `${text.slice(0, 8)}-${text.slice(8, 12)}-4${text.slice(13, 16)}-a${text.slice(17, 20)}-${text.slice(20)}`;
 }
 
+const SETTLED = new WeakMap<Promise<unknown>, Promise<unknown>>();
+
+/** `work` settled either way, made once per promise: a sync tracks one promise for all its records. */
+function settledOnce(work: Promise<unknown>): Promise<unknown> {
+  let settled = SETTLED.get(work);
+  if (settled === undefined) {
+    settled = work.then(() => undefined, () => undefined);
+    SETTLED.set(work, settled);
+  }
+  return settled;
+}
+
 /** Set while `fromServer` constructs a record, so the constructor adopts server data as is. */
 let adopting: Record<string, unknown> | undefined;
 
@@ -552,10 +564,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * Take server values as the saved state: fields with local, unsaved edits keep them (they stay
    * dirty, now against the server's value); the others take the server's value.
    */
-  mergeServerData(serverData: Record<string, unknown>): string[] {
+  mergeServerData(serverData: Record<string, unknown>, written?: Record<string, unknown>): string[] {
     const modified = this.meta?.modified;
     const changed: string[] = [];
-    const values = this.readServerValues(serverData);
+    const values = this.readServerValues(serverData, written);
     for (const [name, value] of Object.entries(values)) {
       if (modified !== undefined && name in modified) {
         modified[name] = value;
@@ -576,8 +588,12 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return this.mergeServerData(fresh.data);
   }
 
-  /** Server data by field name, converted (mappings applied; unconvertible values become null). */
-  private readServerValues(serverData: Record<string, unknown>): Record<string, unknown> {
+  /**
+   * Server data by field name, converted (mappings applied; unconvertible values become null).
+   * Values the server echoes exactly as `written` (what the writer sent) are left out: the record
+   * already holds them, so there is nothing to convert nor compare.
+   */
+  private readServerValues(serverData: Record<string, unknown>, written?: Record<string, unknown>): Record<string, unknown> {
     const info = this.info();
     const out: Record<string, unknown> = {};
     const mapped = new Set<string>();
@@ -586,11 +602,12 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       if (field.mapping !== undefined) mapped.add(field.mapping.split('.')[0] ?? field.mapping);
       const value = field.mapping === undefined ? serverData[field.name] : readPath(serverData, field.mapping);
       if (value === undefined && !(key in serverData)) continue;
+      if (written !== undefined && value !== undefined && field.mapping === undefined && written[field.name] === value) continue;
       const converted = field.convert(value, this);
       out[field.name] = converted === INVALID ? null : converted;
     }
     for (const [key, value] of Object.entries(serverData)) {
-      if (!info.byName.has(key) && !mapped.has(key)) out[key] = value;
+      if (!info.byName.has(key) && !mapped.has(key) && !(written !== undefined && written[key] === value)) out[key] = value;
     }
     return out;
   }
@@ -610,8 +627,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   /** Run `work` as this record's write: a save of the record waits for it (used by Store.sync). */
   trackWrite<T>(work: Promise<T>): void {
     const meta = this.ensureMeta();
-    const previous = meta.writing ?? Promise.resolve();
-    const next = Promise.all([previous.catch(() => undefined), work.catch(() => undefined)]);
+    const previous = meta.writing;
+    const next = previous === undefined ? settledOnce(work) : Promise.all([previous.catch(() => undefined), work.catch(() => undefined)]);
     meta.writing = next;
     const settle = (): void => {
       if (meta.writing === next) meta.writing = undefined;
@@ -674,7 +691,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return new WriteSnapshot(values);
   }
 
-  completeWrite(snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown): void {
+  completeWrite(snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void {
     const meta = this.ensureMeta();
     const sent = snapshot instanceof WriteSnapshot ? snapshot.values : {};
     // A create re-sent under its idempotency key may be answered for its first try: what the
@@ -682,7 +699,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     const baseline = meta.phantom && meta.firstSent !== undefined ? meta.firstSent : sent;
     const info = this.info();
     const committed: string[] = [];
-    for (const name of new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
+    for (const name of baseline === sent ? Object.keys(sent) : new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
       const saved = name in baseline ? baseline[name] : sent[name];
       if (sameValue(this.readField(name), saved) && (!(name in sent) || sameValue(sent[name], saved))) {
         if (meta.modified) delete meta.modified[name];
@@ -692,7 +709,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       }
     }
     if (meta.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
-    if (serverData !== undefined) committed.push(...this.mergeServerData(serverData));
+    if (serverData !== undefined) committed.push(...this.mergeServerData(serverData, written));
     if (meta.phantom) {
       // The id comes from the body, else from the Location header of a 201.
       const idKey = info.idField?.mapping ?? info.idProperty;

@@ -82,6 +82,8 @@ export class Operation<R extends RecordLike = RecordLike> {
   request: Request | undefined = undefined;
   /** What each record looked like when it was sent (see RecordLike.beginWrite). */
   readonly snapshots = new Map<RecordLike, unknown>();
+  /** What the writer wrote for each record (before transformRecord). */
+  readonly written = new Map<RecordLike, Record<string, unknown>>();
 
   constructor(config: OperationConfig<R>) {
     if (!isPlainObject(config) || config.action === undefined) {

@@ -84,7 +84,7 @@ export interface RecordLike {
   /** Snapshot what is about to be sent, so that edits made meanwhile can be told apart. */
   beginWrite(action: Action): unknown;
   /** The write succeeded: merge the server's data (and the id it assigned) and commit what was sent. */
-  completeWrite(snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown): void;
+  completeWrite(snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void;
   /** The destroy succeeded. */
   completeDestroy(): void;
   /**

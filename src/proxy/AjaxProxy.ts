@@ -305,6 +305,8 @@ export class AjaxProxy extends ServerProxy {
       ...(this.withCredentials ? { credentials: 'include' as const } : {}),
     };
     if (method !== 'GET') {
+      // Without a caller's signal nothing can cancel a write: no controller to wire up.
+      if (request.operation.signal === undefined) return this.sendWithRetries(request, url, init, undefined);
       const controller = new AbortController();
       return this.whileNotAborted(request, controller, this.sendWithRetries(request, url, init, controller.signal));
     }
@@ -375,14 +377,15 @@ export class AjaxProxy extends ServerProxy {
     request: Request,
     url: string,
     init: RequestInit & { headers: Headers },
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
   ): Promise<Exchange> {
     const retry = this.retry;
     const retryable = this.mayRetry(request);
     let hookRetried = false;
     let ambiguous = false;
     for (let attempt = 1; ; attempt++) {
-      const tryInit = { ...init, headers: new Headers(init.headers) };
+      // A copy per try only when a hook may change it (the first try of a plain request uses init).
+      const tryInit = attempt === 1 && this.onRequest === undefined ? init : { ...init, headers: new Headers(init.headers) };
       if (this.onRequest) await this.onRequest({ request, url, init: tryInit, attempt });
       let exchange: Exchange | undefined;
       let failure: ProxyError | undefined;
@@ -419,7 +422,7 @@ export class AjaxProxy extends ServerProxy {
       const reason = failure?.kind === 'timeout' ? 'timeout' : failure ? 'network' : (status ?? 0);
       this.fire('retry', { proxy: this, operation: request.operation, attempt, delay, reason });
       try {
-        await abortableSleep(delay, signal);
+        await abortableSleep(delay, signal ?? new AbortController().signal);
       } catch (error) {
         throw this.fail('abort', request, `${this.describe(request)} was aborted while waiting to retry`, { cause: error });
       }
@@ -427,7 +430,7 @@ export class AjaxProxy extends ServerProxy {
   }
 
   /** One try: fetch with the timeout, and read the body. */
-  private async fetchOnce(request: Request, url: string, init: RequestInit, signal: AbortSignal): Promise<Exchange> {
+  private async fetchOnce(request: Request, url: string, init: RequestInit, signal: AbortSignal | undefined): Promise<Exchange> {
     const fetchImpl: FetchFunction | undefined = this.fetch ?? (typeof fetch === 'function' ? fetch : undefined);
     if (fetchImpl === undefined) {
       throw this.fail('config', request, `${this.describe(request)} failed: there is no fetch here; pass one as the proxy's fetch option`);
@@ -435,9 +438,9 @@ export class AjaxProxy extends ServerProxy {
     const controller = new AbortController();
     let timedOut = false;
     const timer = this.timeout > 0 ? setTimeout(() => { timedOut = true; controller.abort(); }, this.timeout) : undefined;
-    const onAbort = (): void => controller.abort(signal.reason);
-    if (signal.aborted) controller.abort(signal.reason);
-    else signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = (): void => controller.abort(signal?.reason);
+    if (signal?.aborted) controller.abort(signal.reason);
+    else signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const response = await fetchImpl(url, { ...init, signal: controller.signal });
       const text = await response.text();
@@ -448,12 +451,12 @@ export class AjaxProxy extends ServerProxy {
         const write = request.action !== 'read' ? '; the server may still have applied it, but nothing was changed here: the records are as they were' : '';
         throw this.fail('timeout', request, `${label} failed: no answer within ${this.timeout} ms (timeout)${write}`, { cause: error });
       }
-      if (signal.aborted) throw this.fail('abort', request, `${label} was aborted`, { cause: error });
+      if (signal?.aborted) throw this.fail('abort', request, `${label} was aborted`, { cause: error });
       const kept = request.action !== 'read' ? '. Nothing was changed here: the records are as they were' : '';
       throw this.fail('network', request, `${label} failed: network error (${networkReason(error)}); the server is down or unreachable${kept}`, { cause: error });
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 

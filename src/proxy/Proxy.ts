@@ -243,7 +243,7 @@ export class Proxy extends Observable<ProxyEvents> {
           continue;
         }
       }
-      record.completeWrite(operation.snapshots.get(record), item, fallback);
+      record.completeWrite(operation.snapshots.get(record), item, fallback, operation.written.get(record));
     }
     if (missing.length > 0) {
       throw fail(

@@ -417,7 +417,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       this.#offPage.splice(offPage, 1);
       own.unjoin(this);
     }
-    this.fire('update', { store: this, record: own, operation: 'commit', modifiedFieldNames });
+    if (this.hasListeners('update')) this.fire('update', { store: this, record: own, operation: 'commit', modifiedFieldNames });
   }
 
   afterReject(record: Model<object>): void {

@@ -81,6 +81,7 @@ export class JsonWriter {
     if (request.action === 'destroy' && records.length === 1) return;
     const items = records.map((record) => {
       const data = this.getRecordData(record, request);
+      request.operation.written.set(record, data);
       return this.transformRecord ? this.transformRecord(data, record, request) : data;
     });
     let body: unknown = this.allowSingle && items.length === 1 ? items[0] : items;
