@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'bench/**/*.test.ts'],
     exclude: ['test/soak/**', 'node_modules/**'],
     typecheck: {
       include: ['test/**/*.test-d.ts'],

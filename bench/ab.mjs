@@ -1,0 +1,131 @@
+/**
+ * Try a change to src/ before making it: the current src/ against src/ with a patch applied,
+ * both bundled and run in one process, alternated round by round (paired ratios to the raw
+ * baseline, as bench/run.mjs measures them).
+ *
+ *   node bench/ab.mjs [patch] [scenario,...] [runs]
+ *
+ * patch defaults to bench/proposed-perf.patch; scenarios: batched, unbatched, load (default all).
+ */
+import { execFileSync, fork } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const root = resolve(benchDir, '..');
+const [patchArg = join(benchDir, 'proposed-perf.patch'), scenarioArg = 'batched,unbatched,load', runsArg] = process.argv.slice(2);
+
+if (!process.execArgv.includes('--expose-gc')) {
+  // Run again with gc exposed, so that each run starts from a collected heap.
+  const child = fork(fileURLToPath(import.meta.url), process.argv.slice(2), { execArgv: ['--expose-gc'], stdio: 'inherit' });
+  child.on('exit', (code) => process.exit(code ?? 1));
+} else {
+  await main();
+}
+
+async function main() {
+  const { build } = await import('esbuild');
+  const { alternate, libModels, summarize } = await import('./cases.mjs');
+  const { FIELD_NAMES, makeUsers } = await import('./data.mjs');
+  const tmp = mkdtempSync(join(tmpdir(), 'rest-proxy-ab-'));
+  const server = fork(join(benchDir, 'server.mjs'), [], { env: { ...process.env, BENCH_SIZES: '100000' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  try {
+    cpSync(join(root, 'src'), join(tmp, 'patched/src'), { recursive: true });
+    execFileSync('git', ['apply', resolve(patchArg)], { cwd: join(tmp, 'patched') });
+    const bundle = async (entry, out) => {
+      await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', target: 'node20', outfile: out, logLevel: 'error' });
+      return import(pathToFileURL(out).href);
+    };
+    const libs = { src: await bundle(join(root, 'src/index.ts'), join(tmp, 'src.mjs')), patched: await bundle(join(tmp, 'patched/src/index.ts'), join(tmp, 'patched.mjs')) };
+    const port = await new Promise((resolvePort) => server.once('message', (message) => resolvePort(message.port)));
+    const base = `http://127.0.0.1:${port}`;
+    const gc = () => globalThis.gc();
+    const now = () => performance.now();
+    const cpu = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    };
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    const items = () => makeUsers(1000).map(({ id: _id, ...item }) => item);
+    const timed = async (work) => {
+      const c0 = cpu();
+      const t0 = now();
+      await work();
+      return { ms: now() - t0, cpu: cpu() - c0 };
+    };
+    const pool = async (list, work) => {
+      let next = 0;
+      await Promise.all(Array.from({ length: 4 }, async () => {
+        while (next < list.length) await work(list[next++]);
+      }));
+    };
+    const syncVariant = (name, lib, proxyConfig, options) => {
+      const { typed } = libModels(lib);
+      const proxy = new lib.RestProxy({ url: `${base}/users`, ...proxyConfig });
+      return {
+        name,
+        async run() {
+          const store = new lib.Store({ model: typed, proxy, pageSize: 0 });
+          store.add(items());
+          const result = await timed(() => store.sync(options));
+          if (store.getRange().some((record) => record.phantom)) throw new Error(`${name}: records left unsaved`);
+          return result;
+        },
+      };
+    };
+    const loadVariant = (name, lib) => {
+      const { typed } = libModels(lib);
+      const proxy = new lib.RestProxy({ url: `${base}/users/100000` });
+      return {
+        name,
+        run: () => timed(async () => {
+          const store = new lib.Store({ model: typed, proxy, pageSize: 0 });
+          await store.load();
+          let sink = 0;
+          for (const record of store) for (const field of FIELD_NAMES) if (record.get(field) != null) sink++;
+          if (sink !== 600_000) throw new Error('load: wrong count');
+        }),
+      };
+    };
+    const scenarios = {
+      batched: () => [
+        { name: 'raw bulk POST', run: () => timed(async () => (await fetch(`${base}/users`, { method: 'POST', headers, body: JSON.stringify(items()) })).json()) },
+        syncVariant('src', libs.src, { batchActions: true }),
+        syncVariant('patched', libs.patched, { batchActions: true }),
+      ],
+      unbatched: () => [
+        { name: 'raw POSTs', run: () => timed(() => pool(items(), async (item) => (await fetch(`${base}/users`, { method: 'POST', headers, body: JSON.stringify(item) })).json())) },
+        syncVariant('src', libs.src, {}, { concurrency: 4 }),
+        syncVariant('patched', libs.patched, {}, { concurrency: 4 }),
+      ],
+      load: () => [
+        {
+          name: 'floor',
+          run: () => timed(async () => {
+            const data = await (await fetch(`${base}/users/100000`)).json();
+            let sink = 0;
+            for (const item of data) for (const field of FIELD_NAMES) if (item[field] != null) sink++;
+            if (sink !== 600_000) throw new Error('floor: wrong count');
+          }),
+        },
+        loadVariant('src', libs.src),
+        loadVariant('patched', libs.patched),
+      ],
+    };
+    const defaultRuns = { batched: 31, unbatched: 9, load: 21 };
+    for (const scenario of scenarioArg.split(',')) {
+      const variants = scenarios[scenario]?.();
+      if (!variants) throw new Error(`unknown scenario ${scenario}`);
+      const runs = Number(runsArg ?? defaultRuns[scenario]);
+      const summary = summarize(await alternate(variants, { warmup: 2, runs, gc }), variants[0].name);
+      const cells = Object.entries(summary).map(([name, s]) => `${name} ${s.ms.median.toFixed(1)} ms ${(s.ms.ratio ?? 1).toFixed(2)}x (CPU ${(s.cpu.ratio ?? 1).toFixed(2)}x)`);
+      console.log(`${scenario} (${runs} runs): ${cells.join(' | ')}`);
+    }
+  } finally {
+    server.kill();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  process.exit(0);
+}

@@ -1,0 +1,11 @@
+export interface BundleSize {
+  /** Minified, in bytes. */
+  min: number;
+  /** Minified then gzipped (level 9), in bytes. */
+  gzip: number;
+}
+export type BundleName = 'library' | 'restProxyOnly' | 'backbone';
+export declare const TARGETS: { library: number; restProxyOnly: number };
+export declare const BUDGETS: { library: number; restProxyOnly: number };
+export declare function measureBundle(name: BundleName): Promise<BundleSize>;
+export declare function measureAll(): Promise<Record<BundleName, BundleSize>>;
