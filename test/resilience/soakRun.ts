@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 /**
  * The soak: a Store over a RestProxy with `idempotencyKey: true`, quick retries and a short
  * timeout, against the test server in seeded chaos (connections reset before and after the
@@ -244,4 +245,16 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     `missing ${missing.length}, strangers ${strangers.length}, client mismatches ${clientMismatches.length}`;
 
   return { summary, converged: done, rounds, duplicates, lostEdits, resurrected, missing, strangers, clientMismatches, lastErrors: [...new Set(lastErrors.map((e) => e.replace(/\/items\/\d+/, '/items/<id>')))] };
+}
+
+/** The server ends holding exactly what the user did, and store.sync() resolved in time. */
+export function expectUserIntent(result: SoakResult): void {
+  expect.soft(result.duplicates, 'records created twice').toEqual([]);
+  expect.soft(result.lostEdits, 'edits lost').toEqual([]);
+  expect.soft(result.resurrected, 'removed records still on the server').toEqual([]);
+  expect.soft(result.missing, 'records missing on the server').toEqual([]);
+  expect.soft(result.strangers, 'rows nobody made').toEqual([]);
+  expect.soft(result.clientMismatches, 'client records that differ from the server').toEqual([]);
+  expect.soft(result.lastErrors, 'failures of the last sync').toEqual([]);
+  expect(result.converged, 'store.sync() resolved within the bound').toBe(true);
 }
