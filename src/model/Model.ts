@@ -76,11 +76,14 @@ interface RecordMeta {
   firstSent: Record<string, unknown> | undefined;
   batchKey: string | undefined;
   outcomeUnknown: boolean;
+  /** Counts the changes of the values, so that a write's answer can tell "not edited since it was sent" at once. */
+  version: number;
 }
 
 /** What a record looked like when a write was sent. */
 class WriteSnapshot {
-  constructor(readonly values: Record<string, unknown>) {}
+  /** `version`: the record's meta.version then, or -1 when it had no meta (never taken as unedited). */
+  constructor(readonly values: Record<string, unknown>, readonly version: number) {}
 }
 
 interface ModelInfo {
@@ -92,6 +95,8 @@ interface ModelInfo {
   /** Fields converted when a record is made from server data (mapping, custom convert, default). */
   eager: Field[];
   idField: Field | undefined;
+  /** The first segment of every field mapping: keys of server data that belong to a mapped field. */
+  mappedRoots: Set<string>;
 }
 
 /** Where a model class keeps its field table: on its prototype, for a fast lookup per record. */
@@ -129,6 +134,7 @@ function infoOf(model: typeof Model): ModelInfo {
     byName,
     eager: fields.filter((field) => field.mapping !== undefined || field.customConvert !== undefined || field.defaultValue !== undefined),
     idField: byName.get(model.idProperty),
+    mappedRoots: new Set(fields.flatMap((field) => (field.mapping === undefined ? [] : [field.mapping.split('.')[0] ?? field.mapping]))),
   };
   Object.defineProperty(model.prototype, INFO, { value: info, enumerable: false, configurable: true });
   return info;
@@ -146,16 +152,31 @@ function uuid(): string {
   return `${text.slice(0, 8)}-${text.slice(8, 12)}-4${text.slice(13, 16)}-a${text.slice(17, 20)}-${text.slice(20)}`;
 }
 
-const SETTLED = new WeakMap<Promise<unknown>, Promise<unknown>>();
+/** One piece of work tracked as the write of several records (a sync), and those records. */
+interface TrackedWork {
+  settled: Promise<unknown>;
+  metas: RecordMeta[];
+}
 
-/** `work` settled either way, made once per promise: a sync tracks one promise for all its records. */
-function settledOnce(work: Promise<unknown>): Promise<unknown> {
-  let settled = SETTLED.get(work);
-  if (settled === undefined) {
-    settled = work.then(() => undefined, () => undefined);
-    SETTLED.set(work, settled);
+const TRACKED = new WeakMap<Promise<unknown>, TrackedWork>();
+
+/**
+ * Make `work` (settled either way) the write of the record of `meta`. A sync tracks one promise,
+ * and ends the writes of all its records in one callback, not one per record.
+ */
+function trackShared(work: Promise<unknown>, meta: RecordMeta): void {
+  let tracked = TRACKED.get(work);
+  if (tracked === undefined) {
+    const metas: RecordMeta[] = [];
+    const settled = work.then(() => undefined, () => undefined);
+    void settled.then(() => {
+      for (const each of metas) if (each.writing === settled) each.writing = undefined;
+    });
+    tracked = { settled, metas };
+    TRACKED.set(work, tracked);
   }
-  return settled;
+  tracked.metas.push(meta);
+  meta.writing = tracked.settled;
 }
 
 /** Set while `fromServer` constructs a record, so the constructor adopts server data as is. */
@@ -300,12 +321,17 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   private newMeta(phantom: boolean): RecordMeta {
     return {
       phantom, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, idempotencyKey: undefined,
-      writing: undefined, erased: false, firstSent: undefined, batchKey: undefined, outcomeUnknown: false,
+      writing: undefined, erased: false, firstSent: undefined, batchKey: undefined, outcomeUnknown: false, version: 0,
     };
   }
 
   private ensureMeta(): RecordMeta {
     return (this.meta ??= this.newMeta(false));
+  }
+
+  /** Called on every change of a value (see RecordMeta.version). */
+  private changedValues(): void {
+    if (this.meta !== null) this.meta.version++;
   }
 
   /** The value of a field (converted to its type). */
@@ -367,6 +393,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       const current = this.readField(name);
       if (sameValue(current, next)) continue;
       this.data[name] = next;
+      this.changedValues();
       changed.push(name);
       if (field !== undefined && !field.persist) continue;
       const meta = this.ensureMeta();
@@ -392,6 +419,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     const value = field ? this.convertOrThrow(field, id) : id;
     if (!sameValue(this.readField(name), value)) {
       this.data[name] = value;
+      this.changedValues();
       this.notify((owner) => owner.afterEdit(this, [name]));
     }
     return this;
@@ -523,6 +551,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     if (meta?.modified) {
       for (const [name, value] of Object.entries(meta.modified)) this.data[name] = value;
       meta.modified = undefined;
+      meta.version++;
     }
     if (meta) meta.errors = undefined;
     this.notify((owner) => owner.afterReject(this));
@@ -566,20 +595,24 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    */
   mergeServerData(serverData: Record<string, unknown>, written?: Record<string, unknown>): string[] {
     const modified = this.meta?.modified;
-    const changed: string[] = [];
+    // Made with its first name: usually the only one (the id of a create), so no spare room.
+    let changed: string[] | undefined;
     const values = this.readServerValues(serverData, written);
-    for (const [name, value] of Object.entries(values)) {
+    for (const name of Object.keys(values)) {
+      const value = values[name];
       if (modified !== undefined && name in modified) {
         modified[name] = value;
         if (sameValue(value, this.readField(name))) delete modified[name];
       } else if (!sameValue(this.readField(name), value)) {
         this.data[name] = value;
-        changed.push(name);
+        if (changed === undefined) changed = [name];
+        else changed.push(name);
       }
     }
     const meta = this.meta;
+    if (changed !== undefined) this.changedValues();
     if (meta?.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
-    return changed;
+    return changed ?? [];
   }
 
   /** Merge a freshly read copy of this record (see mergeServerData), its ETag included. */
@@ -596,17 +629,17 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   private readServerValues(serverData: Record<string, unknown>, written?: Record<string, unknown>): Record<string, unknown> {
     const info = this.info();
     const out: Record<string, unknown> = {};
-    const mapped = new Set<string>();
     for (const field of info.fields) {
-      const key = field.mapping ?? field.name;
-      if (field.mapping !== undefined) mapped.add(field.mapping.split('.')[0] ?? field.mapping);
-      const value = field.mapping === undefined ? serverData[field.name] : readPath(serverData, field.mapping);
-      if (value === undefined && !(key in serverData)) continue;
-      if (written !== undefined && value !== undefined && field.mapping === undefined && written[field.name] === value) continue;
+      const mapping = field.mapping;
+      const value = mapping === undefined ? serverData[field.name] : readPath(serverData, mapping);
+      if (value === undefined && !((mapping ?? field.name) in serverData)) continue;
+      if (written !== undefined && value !== undefined && mapping === undefined && written[field.name] === value) continue;
       const converted = field.convert(value, this);
       out[field.name] = converted === INVALID ? null : converted;
     }
-    for (const [key, value] of Object.entries(serverData)) {
+    const mapped = info.mappedRoots;
+    for (const key of Object.keys(serverData)) {
+      const value = serverData[key];
       if (!info.byName.has(key) && !mapped.has(key) && !(written !== undefined && written[key] === value)) out[key] = value;
     }
     return out;
@@ -628,7 +661,11 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   trackWrite<T>(work: Promise<T>): void {
     const meta = this.ensureMeta();
     const previous = meta.writing;
-    const next = previous === undefined ? settledOnce(work) : Promise.all([previous.catch(() => undefined), work.catch(() => undefined)]);
+    if (previous === undefined) {
+      trackShared(work, meta);
+      return;
+    }
+    const next = Promise.all([previous.catch(() => undefined), work.catch(() => undefined)]);
     meta.writing = next;
     const settle = (): void => {
       if (meta.writing === next) meta.writing = undefined;
@@ -680,15 +717,18 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   beginWrite(action: Action): unknown {
     const values: Record<string, unknown> = {};
-    if (action === 'destroy') return new WriteSnapshot(values);
     const meta = this.meta;
+    const version = meta === null ? -1 : meta.version;
+    if (action === 'destroy') return new WriteSnapshot(values, version);
     if (meta?.phantom) {
       for (const key of Object.keys(this.data)) values[key] = this.readField(key);
-      meta.firstSent ??= { ...values };
+      // Shared, not copied: neither is changed afterwards, and `firstSent === sent` tells
+      // completeWrite that this is the first try.
+      meta.firstSent ??= values;
     } else if (meta?.modified) {
       for (const key of Object.keys(meta.modified)) values[key] = this.readField(key);
     }
-    return new WriteSnapshot(values);
+    return new WriteSnapshot(values, version);
   }
 
   completeWrite(snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void {
@@ -698,24 +738,36 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     // server holds is then what was first sent, and edits made since must stay unsaved.
     const baseline = meta.phantom && meta.firstSent !== undefined ? meta.firstSent : sent;
     const info = this.info();
-    const committed: string[] = [];
-    for (const name of baseline === sent ? Object.keys(sent) : new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
-      const saved = name in baseline ? baseline[name] : sent[name];
-      if (sameValue(this.readField(name), saved) && (!(name in sent) || sameValue(sent[name], saved))) {
-        if (meta.modified) delete meta.modified[name];
-        committed.push(name);
-      } else if (info.byName.get(name)?.persist !== false) {
-        (meta.modified ??= {})[name] = saved; // edited since it was sent: still unsaved
+    let committed: string[];
+    if (baseline === sent && snapshot instanceof WriteSnapshot && snapshot.version === meta.version) {
+      // No value changed since the write was sent: every sent field is saved as it is.
+      committed = Object.keys(sent);
+      const modified = meta.modified;
+      if (modified !== undefined) for (const name of committed) delete modified[name];
+    } else {
+      committed = [];
+      for (const name of baseline === sent ? Object.keys(sent) : new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
+        const saved = name in baseline ? baseline[name] : sent[name];
+        if (sameValue(this.readField(name), saved) && (!(name in sent) || sameValue(sent[name], saved))) {
+          if (meta.modified) delete meta.modified[name];
+          committed.push(name);
+        } else if (info.byName.get(name)?.persist !== false) {
+          (meta.modified ??= {})[name] = saved; // edited since it was sent: still unsaved
+        }
       }
     }
     if (meta.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
-    if (serverData !== undefined) committed.push(...this.mergeServerData(serverData, written));
+    if (serverData !== undefined) {
+      const changed = this.mergeServerData(serverData, written);
+      if (changed.length > 0) committed = committed.concat(changed); // exact size, no growth
+    }
     if (meta.phantom) {
       // The id comes from the body, else from the Location header of a 201.
       const idKey = info.idField?.mapping ?? info.idProperty;
       if ((serverData === undefined || serverData[idKey] === undefined) && isValidId(assignedId)) {
         const converted = info.idField ? info.idField.convert(assignedId, this) : assignedId;
         this.data[info.idProperty] = converted === INVALID ? assignedId : converted;
+        meta.version++;
       }
       meta.phantom = false;
       meta.idempotencyKey = undefined;

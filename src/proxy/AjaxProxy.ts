@@ -286,7 +286,17 @@ export class AjaxProxy extends ServerProxy {
    * time share one request; each caller can still abort its own wait.
    */
   /** @internal */
-  protected async send(request: Request): Promise<Exchange> {
+  protected send(request: Request): Promise<Exchange> {
+    // Not async, so that a plain write's promise is its one try's (no frame kept per layer); a
+    // throw while preparing the request is still a rejection.
+    try {
+      return this.startSend(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private startSend(request: Request): Promise<Exchange> {
     const method = request.method.toUpperCase();
     request.method = method;
     let params = request.params;
@@ -297,7 +307,7 @@ export class AjaxProxy extends ServerProxy {
     }
     const url = this.finalUrl(request, params);
     const headers = this.buildHeaders(request, body !== undefined);
-    request.headers = Object.fromEntries(headers.entries());
+    request.setSentHeaders(headers);
     const init = {
       method,
       headers,
@@ -373,7 +383,18 @@ export class AjaxProxy extends ServerProxy {
     return method === 'POST' && request.action === 'create' && this.idempotencyKey;
   }
 
-  private async sendWithRetries(
+  private sendWithRetries(
+    request: Request,
+    url: string,
+    init: RequestInit & { headers: Headers },
+    signal: AbortSignal | undefined,
+  ): Promise<Exchange> {
+    // Tried once and without hooks (a POST without an idempotency key): the request is its one try.
+    if (this.onRequest === undefined && this.onResponse === undefined && !this.mayRetry(request)) return this.fetchOnce(request, url, init, signal);
+    return this.tryUntilDone(request, url, init, signal);
+  }
+
+  private async tryUntilDone(
     request: Request,
     url: string,
     init: RequestInit & { headers: Headers },
@@ -436,28 +457,36 @@ export class AjaxProxy extends ServerProxy {
       throw this.fail('config', request, `${this.describe(request)} failed: there is no fetch here; pass one as the proxy's fetch option`);
     }
     const controller = new AbortController();
+    const timeout = this.timeout;
     let timedOut = false;
-    const timer = this.timeout > 0 ? setTimeout(() => { timedOut = true; controller.abort(); }, this.timeout) : undefined;
-    const onAbort = (): void => controller.abort(signal?.reason);
-    if (signal?.aborted) controller.abort(signal.reason);
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = timeout > 0 ? setTimeout(() => { timedOut = true; controller.abort(); }, timeout) : undefined;
+    // The caller's signal, when there is one, aborts this try too.
+    const onAbort = signal === undefined ? undefined : (): void => controller.abort(signal.reason);
+    if (signal !== undefined && onAbort !== undefined) {
+      if (signal.aborted) controller.abort(signal.reason);
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
     try {
       const response = await fetchImpl(url, { ...init, signal: controller.signal });
-      const text = await response.text();
-      return { response, text };
+      return { response, text: await response.text() };
     } catch (error) {
-      const label = this.describe(request);
-      if (timedOut) {
-        const write = request.action !== 'read' ? '; the server may still have applied it, but nothing was changed here: the records are as they were' : '';
-        throw this.fail('timeout', request, `${label} failed: no answer within ${this.timeout} ms (timeout)${write}`, { cause: error });
-      }
-      if (signal?.aborted) throw this.fail('abort', request, `${label} was aborted`, { cause: error });
-      const kept = request.action !== 'read' ? '. Nothing was changed here: the records are as they were' : '';
-      throw this.fail('network', request, `${label} failed: network error (${networkReason(error)}); the server is down or unreachable${kept}`, { cause: error });
+      throw this.fetchFailure(request, error, timedOut, signal);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** Why a try got no answer (kept out of fetchOnce, whose frame is kept while it waits). */
+  private fetchFailure(request: Request, error: unknown, timedOut: boolean, signal: AbortSignal | undefined): ProxyError {
+    const label = this.describe(request);
+    if (timedOut) {
+      const write = request.action !== 'read' ? '; the server may still have applied it, but nothing was changed here: the records are as they were' : '';
+      return this.fail('timeout', request, `${label} failed: no answer within ${this.timeout} ms (timeout)${write}`, { cause: error });
+    }
+    if (signal?.aborted) return this.fail('abort', request, `${label} was aborted`, { cause: error });
+    const kept = request.action !== 'read' ? '. Nothing was changed here: the records are as they were' : '';
+    return this.fail('network', request, `${label} failed: network error (${networkReason(error)}); the server is down or unreachable${kept}`, { cause: error });
   }
 
   /** Turn an answer into the operation's outcome, or throw the ProxyError that says why not. */
@@ -465,7 +494,8 @@ export class AjaxProxy extends ServerProxy {
     const operation = request.operation;
     const { response, text } = exchange;
     operation.response = response;
-    const label = this.describe(request);
+    // For messages only: built when one is needed.
+    const label = (): string => this.describe(request);
     const method = request.method;
 
     if (response.redirected && hasWriteBody(method)) {
@@ -481,7 +511,7 @@ export class AjaxProxy extends ServerProxy {
       throw this.fail(
         'http',
         request,
-        `${label} was redirected to ${to || 'another url'}; ${what}. Point the proxy at the final url${slash ? ' (the server wants a trailing slash: set trailingSlash: true)' : ''}`,
+        `${label()} was redirected to ${to || 'another url'}; ${what}. Point the proxy at the final url${slash ? ' (the server wants a trailing slash: set trailingSlash: true)' : ''}`,
         { status: response.status, statusText: response.statusText, response, mayHaveBeenApplied: method !== 'POST' },
       );
     }
@@ -507,10 +537,10 @@ export class AjaxProxy extends ServerProxy {
       resultSet = this.reader.read(body, { action: operation.action, model, response, collection: operation.action === 'read' && operation.id === undefined });
     } catch (error) {
       if (!(error instanceof ReadShapeError)) throw error;
-      throw this.fail('parse', request, `${label} answered ${response.status} but ${error.message}`, { status: response.status, statusText: response.statusText, response, body, cause: error });
+      throw this.fail('parse', request, `${label()} answered ${response.status} but ${error.message}`, { status: response.status, statusText: response.statusText, response, body, cause: error });
     }
     if (!resultSet.success) {
-      throw this.fail('server', request, `${label} failed: the server answered success: false${resultSet.message ? `: ${resultSet.message}` : ''}`, {
+      throw this.fail('server', request, `${label()} failed: the server answered success: false${resultSet.message ? `: ${resultSet.message}` : ''}`, {
         status: response.status, statusText: response.statusText, response, body,
       });
     }
@@ -523,7 +553,7 @@ export class AjaxProxy extends ServerProxy {
     }
     const items = resultSet.records.filter(isPlainObject);
     this.commitWrite(operation, items, this.locationId(response), (message) =>
-      this.fail('server', request, `${label} failed: ${message}`, { status: response.status, statusText: response.statusText, response, body }),
+      this.fail('server', request, `${label()} failed: ${message}`, { status: response.status, statusText: response.statusText, response, body }),
     );
     const single = operation.records.length === 1 ? operation.records[0] : undefined;
     if (single && etag !== undefined && operation.action !== 'destroy') single.etag = etag;
@@ -564,19 +594,19 @@ export class AjaxProxy extends ServerProxy {
   }
 
   private parseBody(request: Request, response: Response, text: string): unknown {
-    const label = this.describe(request);
     const type = response.headers.get('content-type') ?? '';
-    const details = { status: response.status, statusText: response.statusText, response, body: text };
+    // Made for an error only.
+    const details = (): ProxyErrorDetails => ({ status: response.status, statusText: response.statusText, response, body: text });
     if (type.includes('html') || /^\s*</.test(text)) {
       const title = htmlTitle(text);
-      throw this.fail('parse', request, `${label} answered ${response.status} with an HTML page${title ? ` ("${title}")` : ''} instead of JSON; check that the url points at the API and not at a web page or a login screen`, details);
+      throw this.fail('parse', request, `${this.describe(request)} answered ${response.status} with an HTML page${title ? ` ("${title}")` : ''} instead of JSON; check that the url points at the API and not at a web page or a login screen`, details());
     }
     try {
       return JSON.parse(text);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const cut = /end of (JSON )?input|Unterminated/i.test(reason) ? ' (the body looks cut short)' : '';
-      throw this.fail('parse', request, `${label} answered ${response.status} but the body is not valid JSON${cut}: ${reason}; it starts with ${JSON.stringify(text.slice(0, 60))}`, { ...details, cause: error });
+      throw this.fail('parse', request, `${this.describe(request)} answered ${response.status} but the body is not valid JSON${cut}: ${reason}; it starts with ${JSON.stringify(text.slice(0, 60))}`, { ...details(), cause: error });
     }
   }
 

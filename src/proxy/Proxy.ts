@@ -151,12 +151,17 @@ export class Proxy extends Observable<ProxyEvents> {
           : list.map((record) => new Operation({ ...base, params: { ...params }, records: [record] })),
       );
     }
-    await batch.run(groups, async (operation) => {
-      try {
-        await this.execute(operation, operation.action);
-      } finally {
-        onOperationComplete?.(operation);
-      }
+    await batch.run(groups, (operation) => {
+      // A plain callback rather than an async one: no frame kept per operation while it runs.
+      const done = this.execute(operation, operation.action);
+      if (onOperationComplete === undefined) return done;
+      return done.then(
+        () => onOperationComplete(operation),
+        (error: unknown) => {
+          onOperationComplete(operation);
+          throw error;
+        },
+      );
     });
     return batch;
   }
@@ -231,13 +236,21 @@ export class Proxy extends Observable<ProxyEvents> {
     // an id stays new (it could never be updated), but the others of a batch are committed, so
     // that the next sync does not create them twice.
     const missing: number[] = [];
+    // The id key of the records' model class, looked up again only when the class changes.
+    let model: ModelClassLike | undefined;
+    let key = '';
     for (let i = 0; i < records.length; i++) {
       const record = records[i];
       if (record === undefined) continue;
       const item = matched[i];
       const fallback = records.length === 1 ? assignedId : undefined;
       if (operation.action === 'create') {
-        const id = item === undefined ? undefined : item[idKey(record.getModelClass())];
+        const recordModel = record.getModelClass();
+        if (recordModel !== model) {
+          model = recordModel;
+          key = idKey(recordModel);
+        }
+        const id = item === undefined ? undefined : item[key];
         if (!isValidIdValue(id) && !isValidIdValue(fallback)) {
           missing.push(i);
           continue;

@@ -102,6 +102,7 @@ const TEMPLATE = /\{([A-Za-z_$][\w$.-]*)\}/g;
 
 /** The names of the `{name}` placeholders of a url template. */
 export function templateNames(url: string): string[] {
+  if (!url.includes('{')) return []; // the usual url: no regex to run
   return Array.from(url.matchAll(TEMPLATE), (match) => match[1] ?? '');
 }
 

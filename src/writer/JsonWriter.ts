@@ -70,6 +70,9 @@ export class JsonWriter {
   declare transformRecord: JsonWriterConfig['transformRecord'];
   declare contentType: string;
 
+  /** The id field of the fields last written: found once, not for every record. */
+  #ids: { fields: readonly FieldInfo[]; idProperty: string; idField: FieldInfo | undefined } | undefined = undefined;
+
   constructor(config: JsonWriterConfig = {}) {
     applyOptions(this, 'JsonWriter', schema, config);
   }
@@ -95,7 +98,11 @@ export class JsonWriter {
     const model = record.getModelClass();
     const idProperty = model.idProperty;
     const fields = model.getFields();
-    const idField = fields.find((field) => field.name === idProperty);
+    let ids = this.#ids;
+    if (ids?.fields !== fields || ids.idProperty !== idProperty) {
+      ids = this.#ids = { fields, idProperty, idField: fields.find((field) => field.name === idProperty) };
+    }
+    const idField = ids.idField;
     const idKey = idField ? outputKey(idField) : idProperty;
     const out: Record<string, unknown> = {};
 
