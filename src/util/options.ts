@@ -64,15 +64,17 @@ function values(owner: WithOptionValues): Record<string, unknown> {
   return (owner[VALUES] ??= {});
 }
 
-/** Check and store one option; `undefined` restores the default. */
+/** Store the default of one option. */
+function storeDefault(owner: object, name: string, spec: OptionSpec): void {
+  const initial = spec.initial ? spec.initial() : undefined;
+  values(owner)[name] = initial !== undefined && spec.normalize ? spec.normalize(initial, owner) : initial;
+}
+
+/** Check and store one option; `undefined` restores the default (or, for a param name, turns it off). */
 function store(owner: object, className: string, name: string, spec: OptionSpec, value: unknown): void {
-  if (value === undefined && spec.keepUndefined) {
-    values(owner)[name] = undefined;
-    return;
-  }
   if (value === undefined) {
-    const initial = spec.initial ? spec.initial() : undefined;
-    values(owner)[name] = initial !== undefined && spec.normalize ? spec.normalize(initial, owner) : initial;
+    if (spec.keepUndefined) values(owner)[name] = undefined;
+    else storeDefault(owner, name, spec);
     return;
   }
   if (!spec.test(value)) {
@@ -113,20 +115,29 @@ export function applyOptions(
   if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) {
     throw new TypeError(`${className}: the config must be an object, got ${describeValue(config)}`);
   }
-  const given: Record<string, unknown> = {};
-  if (config) {
-    for (const [key, value] of Object.entries(config)) given[key] = value;
-  }
-  const known = Object.keys(schema);
+  const given: object = config ?? {};
   for (const key of Object.keys(given)) {
-    if (!(key in schema)) {
-      throw new TypeError(`${className}: unknown option "${key}"${suggestion(key, known)}`);
+    if (!Object.hasOwn(schema, key)) {
+      throw new TypeError(`${className}: unknown option "${key}"${suggestion(key, Object.keys(schema))}`);
     }
   }
-  for (const [name, spec] of Object.entries(schema)) {
-    if (spec.keepUndefined && !(name in given)) store(owner, className, name, { ...spec, keepUndefined: false }, undefined);
-    else store(owner, className, name, spec, given[name]);
+  for (const [name, spec] of entriesOf(schema)) {
+    // An option left out takes its default; one given as undefined is stored as undefined.
+    if (Object.hasOwn(given, name)) store(owner, className, name, spec, Reflect.get(given, name));
+    else storeDefault(owner, name, spec);
   }
+}
+
+/** A schema's entries, listed once (operations are made per record on a sync). */
+const schemaEntries = new WeakMap<OptionSchema, [string, OptionSpec][]>();
+
+function entriesOf(schema: OptionSchema): [string, OptionSpec][] {
+  let entries = schemaEntries.get(schema);
+  if (entries === undefined) {
+    entries = Object.entries(schema);
+    schemaEntries.set(schema, entries);
+  }
+  return entries;
 }
 
 // Checks shared by the option schemas.
