@@ -19,7 +19,9 @@ const schema: OptionSchema = {
  * `concurrency` at once.
  */
 export class Batch {
+  /** {@inheritDoc BatchConfig.pauseOnException} */
   declare pauseOnException: boolean;
+  /** {@inheritDoc BatchConfig.concurrency} */
   declare concurrency: number;
   /** Every operation, in run order. */
   readonly operations: Operation[] = [];

@@ -13,12 +13,17 @@ export interface OperationConfig<R extends RecordLike = RecordLike> {
   id?: unknown;
   /** Params of this operation; they win over `extraParams` and lose to the generated ones. */
   params?: Record<string, unknown>;
-  /** Paging of a read: page number (1-based), first record index, and page size. */
+  /** The page of a read (1-based; sent as `pageParam`). */
   page?: number;
+  /** The index of the first record of a read (sent as `startParam`; 0 is sent). */
   start?: number;
+  /** The page size of a read (sent as `limitParam`). */
   limit?: number;
+  /** The sorters of a read. @example [{ property: 'name', direction: 'DESC' }] */
   sorters?: Sorter[];
+  /** The filters of a read. @example [{ property: 'age', operator: '>=', value: 18 }] */
   filters?: Filter[];
+  /** The grouper of a read (sent as `groupParam`). @example { property: 'dept' } */
   grouper?: Grouper;
   /** Cancels the operation (kind 'abort'); records are left as they were. */
   signal?: AbortSignal;
@@ -58,18 +63,31 @@ const schema: OptionSchema = {
  * id, or of a collection). Proxies execute it and fill in the outcome.
  */
 export class Operation<R extends RecordLike = RecordLike> {
+  /** {@inheritDoc OperationConfig.action} */
   declare action: Action;
+  /** {@inheritDoc OperationConfig.records} */
   declare records: R[];
+  /** {@inheritDoc OperationConfig.id} */
   declare id: unknown;
+  /** {@inheritDoc OperationConfig.params} */
   declare params: Record<string, unknown>;
+  /** {@inheritDoc OperationConfig.page} */
   declare page: number | undefined;
+  /** {@inheritDoc OperationConfig.start} */
   declare start: number | undefined;
+  /** {@inheritDoc OperationConfig.limit} */
   declare limit: number | undefined;
+  /** {@inheritDoc OperationConfig.sorters} */
   declare sorters: Sorter[];
+  /** {@inheritDoc OperationConfig.filters} */
   declare filters: Filter[];
+  /** {@inheritDoc OperationConfig.grouper} */
   declare grouper: Grouper | undefined;
+  /** {@inheritDoc OperationConfig.signal} */
   declare signal: AbortSignal | undefined;
+  /** {@inheritDoc OperationConfig.url} */
   declare url: string | undefined;
+  /** {@inheritDoc OperationConfig.headers} */
   declare headers: Record<string, string>;
 
   /** True once the operation succeeded, false once it failed, undefined before. */

@@ -200,17 +200,29 @@ export class AjaxProxy extends ServerProxy {
   static override className = 'AjaxProxy';
   static override optionSchema: OptionSchema = ajaxSchema;
 
+  /** {@inheritDoc AjaxProxyConfig.actionMethods} */
   declare actionMethods: Record<Action, string>;
+  /** {@inheritDoc AjaxProxyConfig.headers} */
   declare headers: Record<string, string>;
+  /** {@inheritDoc AjaxProxyConfig.withCredentials} */
   declare withCredentials: boolean;
+  /** {@inheritDoc AjaxProxyConfig.username} */
   declare username: string | undefined;
+  /** {@inheritDoc AjaxProxyConfig.password} */
   declare password: string | undefined;
+  /** {@inheritDoc AjaxProxyConfig.paramsAsJson} */
   declare paramsAsJson: boolean;
+  /** {@inheritDoc AjaxProxyConfig.fetch} */
   declare fetch: FetchFunction | undefined;
+  /** {@inheritDoc AjaxProxyConfig.retry} */
   declare retry: NormalizedRetry;
+  /** {@inheritDoc AjaxProxyConfig.idempotencyKey} */
   declare idempotencyKey: boolean;
+  /** {@inheritDoc AjaxProxyConfig.etag} */
   declare etag: boolean;
+  /** {@inheritDoc AjaxProxyConfig.onRequest} */
   declare onRequest: AjaxProxyConfig['onRequest'];
+  /** {@inheritDoc AjaxProxyConfig.onResponse} */
   declare onResponse: AjaxProxyConfig['onResponse'];
 
   /** GETs in flight, by url and headers, so that identical ones share one request. */

@@ -31,6 +31,7 @@ export class MemoryProxy extends Proxy {
   static override className = 'MemoryProxy';
   static override optionSchema: OptionSchema = memorySchema;
 
+  /** {@inheritDoc MemoryProxyConfig.data} */
   declare data: Record<string, unknown>[];
 
   constructor(config: MemoryProxyConfig = {}) {

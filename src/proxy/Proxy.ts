@@ -95,10 +95,15 @@ export class Proxy extends Observable<ProxyEvents> {
   /** Every option of the class, with its check and default. @internal */
   static optionSchema: OptionSchema = proxySchema;
 
+  /** {@inheritDoc ProxyConfig.model} */
   declare model: ModelClassLike | undefined;
+  /** {@inheritDoc ProxyConfig.reader} */
   declare reader: JsonReader;
+  /** {@inheritDoc ProxyConfig.writer} */
   declare writer: JsonWriter;
+  /** {@inheritDoc ProxyConfig.batchActions} */
   declare batchActions: boolean;
+  /** {@inheritDoc ProxyConfig.batchOrder} */
   declare batchOrder: string;
 
   constructor(config: ProxyConfig = {}) {

@@ -46,9 +46,13 @@ export class RestProxy extends AjaxProxy {
   static override className = 'RestProxy';
   static override optionSchema: OptionSchema = restSchema;
 
+  /** {@inheritDoc RestProxyConfig.appendId} */
   declare appendId: boolean;
+  /** {@inheritDoc RestProxyConfig.format} */
   declare format: string | undefined;
+  /** {@inheritDoc RestProxyConfig.trailingSlash} */
   declare trailingSlash: boolean;
+  /** {@inheritDoc RestProxyConfig.preset} */
   declare preset: string | undefined;
 
   constructor(config: RestProxyConfig = {}) {

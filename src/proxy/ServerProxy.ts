@@ -100,25 +100,45 @@ export class ServerProxy extends Proxy {
   static override className = 'ServerProxy';
   static override optionSchema: OptionSchema = serverSchema;
 
+  /** {@inheritDoc ServerProxyConfig.url} */
   declare url: string | undefined;
+  /** {@inheritDoc ServerProxyConfig.api} */
   declare api: Partial<Record<'create' | 'read' | 'update' | 'destroy', string>>;
+  /** {@inheritDoc ServerProxyConfig.extraParams} */
   declare extraParams: Params;
+  /** {@inheritDoc ServerProxyConfig.noCache} */
   declare noCache: boolean;
+  /** {@inheritDoc ServerProxyConfig.cacheString} */
   declare cacheString: string;
+  /** {@inheritDoc ServerProxyConfig.timeout} */
   declare timeout: number;
+  /** {@inheritDoc ServerProxyConfig.pageParam} */
   declare pageParam: string | null | undefined;
+  /** {@inheritDoc ServerProxyConfig.startParam} */
   declare startParam: string | null | undefined;
+  /** {@inheritDoc ServerProxyConfig.limitParam} */
   declare limitParam: string | null | undefined;
+  /** {@inheritDoc ServerProxyConfig.firstPage} */
   declare firstPage: number;
+  /** {@inheritDoc ServerProxyConfig.sortParam} */
   declare sortParam: string | null | undefined;
+  /** {@inheritDoc ServerProxyConfig.filterParam} */
   declare filterParam: string | null | undefined;
+  /** {@inheritDoc ServerProxyConfig.groupParam} */
   declare groupParam: string | null | undefined;
+  /** {@inheritDoc ServerProxyConfig.directionParam} */
   declare directionParam: string | null | undefined;
+  /** {@inheritDoc ServerProxyConfig.groupDirectionParam} */
   declare groupDirectionParam: string | null | undefined;
+  /** {@inheritDoc ServerProxyConfig.idParam} */
   declare idParam: string | null | undefined;
+  /** {@inheritDoc ServerProxyConfig.simpleSortMode} */
   declare simpleSortMode: boolean;
+  /** {@inheritDoc ServerProxyConfig.simpleGroupMode} */
   declare simpleGroupMode: boolean;
+  /** {@inheritDoc ServerProxyConfig.serializeSorters} */
   declare serializeSorters: ServerProxyConfig['serializeSorters'];
+  /** {@inheritDoc ServerProxyConfig.serializeFilters} */
   declare serializeFilters: ServerProxyConfig['serializeFilters'];
 
   constructor(config: ServerProxyConfig = {}) {

@@ -111,12 +111,19 @@ function fieldList(value: unknown): FieldErrors | undefined {
  * `success`/`message` of servers that report failure in a 200. Also reads error bodies.
  */
 export class JsonReader {
+  /** {@inheritDoc JsonReaderConfig.rootProperty} */
   declare rootProperty: BodyPath;
+  /** {@inheritDoc JsonReaderConfig.totalProperty} */
   declare totalProperty: BodyPath;
+  /** {@inheritDoc JsonReaderConfig.successProperty} */
   declare successProperty: string;
+  /** {@inheritDoc JsonReaderConfig.messageProperty} */
   declare messageProperty: string;
+  /** {@inheritDoc JsonReaderConfig.totalHeader} */
   declare totalHeader: string | undefined;
+  /** {@inheritDoc JsonReaderConfig.transform} */
   declare transform: ((data: unknown) => unknown) | undefined;
+  /** {@inheritDoc JsonReaderConfig.transformRecord} */
   declare transformRecord: JsonReaderConfig['transformRecord'];
 
   constructor(config: JsonReaderConfig = {}) {

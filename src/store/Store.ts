@@ -126,17 +126,29 @@ function idKey(record: Model): string | undefined {
  * proxy, and saved with `sync()`. Unsynced changes are never dropped by a load.
  */
 export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> implements RecordOwner, Iterable<M> {
+  /** {@inheritDoc StoreConfig.model} */
   declare model: ModelClass<M>;
+  /** {@inheritDoc StoreConfig.proxy} */
   declare proxy: Proxy | undefined;
+  /** {@inheritDoc StoreConfig.pageSize} */
   declare pageSize: number;
+  /** {@inheritDoc StoreConfig.remoteSort} */
   declare remoteSort: boolean;
+  /** {@inheritDoc StoreConfig.remoteFilter} */
   declare remoteFilter: boolean;
+  /** {@inheritDoc StoreConfig.remoteGroup} */
   declare remoteGroup: boolean;
+  /** {@inheritDoc StoreConfig.sorters} */
   declare sorters: Sorter[];
+  /** {@inheritDoc StoreConfig.filters} */
   declare filters: Filter[];
+  /** {@inheritDoc StoreConfig.groupField} */
   declare groupField: string | undefined;
+  /** {@inheritDoc StoreConfig.groupDir} */
   declare groupDir: Direction;
+  /** {@inheritDoc StoreConfig.autoLoad} */
   declare autoLoad: boolean | LoadOptions;
+  /** {@inheritDoc StoreConfig.autoSync} */
   declare autoSync: boolean;
 
   /** The page last loaded (1-based). */

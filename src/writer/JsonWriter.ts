@@ -60,14 +60,23 @@ function outputKey(field: FieldInfo): string {
  * Writes the records of a create, update or destroy as the JSON body of a request.
  */
 export class JsonWriter {
+  /** {@inheritDoc JsonWriterConfig.rootProperty} */
   declare rootProperty: JsonWriterConfig['rootProperty'];
+  /** {@inheritDoc JsonWriterConfig.allowSingle} */
   declare allowSingle: boolean;
+  /** {@inheritDoc JsonWriterConfig.writeAllFields} */
   declare writeAllFields: boolean | undefined;
+  /** {@inheritDoc JsonWriterConfig.writeRecordId} */
   declare writeRecordId: boolean;
+  /** {@inheritDoc JsonWriterConfig.clientIdProperty} */
   declare clientIdProperty: string | undefined;
+  /** {@inheritDoc JsonWriterConfig.dateFormat} */
   declare dateFormat: DateFormat;
+  /** {@inheritDoc JsonWriterConfig.transform} */
   declare transform: JsonWriterConfig['transform'];
+  /** {@inheritDoc JsonWriterConfig.transformRecord} */
   declare transformRecord: JsonWriterConfig['transformRecord'];
+  /** {@inheritDoc JsonWriterConfig.contentType} */
   declare contentType: string;
 
   /** The id field of the fields last written: found once, not for every record. */
