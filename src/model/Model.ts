@@ -76,6 +76,8 @@ interface RecordMeta {
   firstSent: Record<string, unknown> | undefined;
   batchKey: string | undefined;
   outcomeUnknown: boolean;
+  /** The body of that write, when it was of this record alone. */
+  unconfirmedWrite: unknown;
   /** Counts the changes of the values, so that a write's answer can tell "not edited since it was sent" at once. */
   version: number;
 }
@@ -321,7 +323,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   private newMeta(phantom: boolean): RecordMeta {
     return {
       phantom, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, idempotencyKey: undefined,
-      writing: undefined, erased: false, firstSent: undefined, batchKey: undefined, outcomeUnknown: false, version: 0,
+      writing: undefined, erased: false, firstSent: undefined, batchKey: undefined, outcomeUnknown: false, unconfirmedWrite: undefined, version: 0,
     };
   }
 
@@ -494,9 +496,15 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return this.meta?.outcomeUnknown ?? false;
   }
 
-  failWrite(uncertain: boolean): void {
+  /** The body of the last write that may have been applied without an answer. */
+  get unconfirmedWrite(): unknown {
+    return this.meta?.unconfirmedWrite;
+  }
+
+  failWrite(uncertain: boolean, sent?: unknown): void {
     const meta = this.ensureMeta();
     meta.outcomeUnknown = uncertain;
+    meta.unconfirmedWrite = uncertain ? sent : undefined;
     if (!uncertain && meta.phantom) {
       // Certainly not created: the next try is a new request (a new key, not a replay).
       meta.firstSent = undefined;
@@ -775,6 +783,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       meta.batchKey = undefined;
     }
     meta.outcomeUnknown = false;
+    meta.unconfirmedWrite = undefined;
     meta.errors = undefined;
     this.notify((owner) => owner.afterCommit(this, committed));
   }

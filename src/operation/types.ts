@@ -92,7 +92,9 @@ export interface RecordLike {
    * later 404 to its DELETE or a replayed create answers for it; else it certainly was not
    * applied, and a new record's next create starts afresh (a new idempotency key).
    */
-  failWrite(uncertain: boolean): void;
+  failWrite(uncertain: boolean, sent?: unknown): void;
+  /** The body of the last write that may have been applied without an answer (else undefined). */
+  readonly unconfirmedWrite: unknown;
   /** Field errors of a failed write (an empty object clears them). */
   setServerErrors(errors: FieldErrors): void;
 }

@@ -189,6 +189,11 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Whether the server's current version holds every value that was sent. */
+function echoes(sent: unknown, current: unknown): boolean {
+  return isPlainObject(sent) && isPlainObject(current) && Object.entries(sent).every(([key, value]) => JSON.stringify(current[key]) === JSON.stringify(value));
+}
+
 /** Thrown inside a try to stop the retry loop at once. */
 class Aborted extends Error {}
 
@@ -243,11 +248,35 @@ export class AjaxProxy extends ServerProxy {
   }
 
   protected override async doRequest(operation: Operation): Promise<void> {
-    const request = this.buildRequest(operation);
-    request.method = this.getMethod(request);
-    if (operation.action !== 'read') this.writer.write(request);
-    const exchange = await this.send(request);
-    this.processResponse(request, exchange);
+    for (let round = 1; ; round++) {
+      const request = this.buildRequest(operation);
+      request.method = this.getMethod(request);
+      if (operation.action !== 'read') this.writer.write(request);
+      const exchange = await this.send(request);
+      try {
+        this.processResponse(request, exchange);
+        return;
+      } catch (error) {
+        // Our own earlier, unanswered write was applied: send this one again with its ETag.
+        if (round === 1 && this.answersOwnEarlierWrite(request, exchange, error)) continue;
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * Whether a 412 says only that this record's earlier write, whose answer was lost, was applied
+   * (its current version is that write), while this request carries newer edits. The record then
+   * takes the ETag of the 412, so the request can be sent again instead of failing as a conflict.
+   */
+  private answersOwnEarlierWrite(request: Request, exchange: Exchange, error: unknown): boolean {
+    const records = request.operation.records;
+    const record = records.length === 1 ? records[0] : undefined;
+    if (!this.etag || !(error instanceof ProxyError) || error.status !== 412 || request.action !== 'update' || !record?.outcomeUnknown) return false;
+    const etag = exchange.response.headers.get('etag');
+    if (etag === null || !echoes(record.unconfirmedWrite, error.body)) return false;
+    record.etag = etag;
+    return true;
   }
 
   /** `PUT /users/2`: the verb and the url (without the cache buster), for messages. */
@@ -584,9 +613,7 @@ export class AjaxProxy extends ServerProxy {
     if (!uncertain) return false;
     if (request.action === 'destroy') return error.status === 404 || error.status === 410;
     if (request.action !== 'update' || error.status !== 412 || records.length !== 1) return false;
-    const sent = request.jsonData;
-    const current = error.body;
-    return isPlainObject(sent) && isPlainObject(current) && Object.entries(sent).every(([key, value]) => JSON.stringify(current[key]) === JSON.stringify(value));
+    return echoes(request.jsonData, error.body);
   }
 
   /** The id at the end of a `Location` header (a 201 that gives no body). */

@@ -212,7 +212,8 @@ export class Proxy extends Observable<ProxyEvents> {
       error.operation ??= operation;
       error.request ??= operation.request;
       if (action !== 'read') {
-        for (const record of operation.records) record.failWrite(error.mayHaveBeenApplied);
+        const sent = operation.records.length === 1 ? operation.request?.jsonData : undefined;
+        for (const record of operation.records) record.failWrite(error.mayHaveBeenApplied, sent);
       }
       operation.setException(error);
       this.fire('exception', { proxy: this, operation, error, response: error.response });

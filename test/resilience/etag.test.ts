@@ -222,3 +222,39 @@ describe('retries and ETags', () => {
     expect(item.dirty).toBe(false);
   });
 });
+
+describe('an edit made after an unanswered PUT', () => {
+  it('is not a conflict with the record itself: the 412 of its own applied write gives the new ETag, and the edit is sent again', async () => {
+    const Item = etagModel({ retry: 0 });
+    const item = await Item.load(1);
+    item.set('name', 'first');
+    server.inject({ type: 'reset-after', match: { method: 'PUT' } });
+    const lost = await proxyErrorOf(item.save());
+    expect(lost.kind).toBe('network');
+    expect(row(1)?.['name']).toBe('first'); // applied, though no answer came back
+
+    item.set('name', 'second');
+    await item.save();
+    const puts = requestsOf(server, 'PUT');
+    expect(puts.map((request) => request.headers['if-match'])).toEqual(['"1-1"', '"1-1"', '"1-2"']);
+    expect(row(1)?.['name']).toBe('second');
+    expect(item.dirty).toBe(false);
+    expect(item.etag).toBe('"1-3"');
+  });
+
+  it('is still a conflict when someone else changed the record meanwhile', async () => {
+    const Item = etagModel({ retry: 0 });
+    const item = await Item.load(1);
+    item.set('name', 'first');
+    server.inject({ type: 'reset-after', match: { method: 'PUT' } });
+    await proxyErrorOf(item.save());
+    await changeElsewhere(1, { name: 'theirs' });
+
+    item.set('name', 'second');
+    const conflict = await proxyErrorOf(item.save());
+    expect(conflict.kind).toBe('conflict');
+    expect(row(1)?.['name']).toBe('theirs');
+    expect(item.get('name')).toBe('second');
+    expect(item.dirty).toBe(true);
+  });
+});
