@@ -160,6 +160,19 @@ async function syncSection() {
     const bad = store.getRange().filter((record) => record.phantom || typeof record.getId() !== 'number').length;
     if (bad > 0 || store.getCount() !== count) throw new Error(`sync left ${bad} records unsaved`);
   };
+  /** A rest-proxy variant: a store of new records synced through `proxy`, timed. */
+  const storeSyncCase = (name, proxy, model, options) => ({
+    name,
+    async run() {
+      const store = storeWith(proxy, model);
+      const c0 = process.cpuUsage();
+      const t0 = now();
+      await store.sync(options);
+      const t1 = now();
+      checkStore(store);
+      return { sync: t1 - t0, cpu: cpuMs(c0) };
+    },
+  });
 
   const batched = [
     {
@@ -176,30 +189,8 @@ async function syncSection() {
         return { sync: t1 - t0, cpu: cpuMs(c0) };
       },
     },
-    {
-      name: 'rest-proxy batched',
-      async run() {
-        const store = storeWith(batchedProxy);
-        const c0 = process.cpuUsage();
-        const t0 = now();
-        await store.sync();
-        const t1 = now();
-        checkStore(store);
-        return { sync: t1 - t0, cpu: cpuMs(c0) };
-      },
-    },
-    {
-      name: 'rest-proxy batched, untyped model',
-      async run() {
-        const store = storeWith(batchedProxy, UntypedUser);
-        const c0 = process.cpuUsage();
-        const t0 = now();
-        await store.sync();
-        const t1 = now();
-        checkStore(store);
-        return { sync: t1 - t0, cpu: cpuMs(c0) };
-      },
-    },
+    storeSyncCase('rest-proxy batched', batchedProxy),
+    storeSyncCase('rest-proxy batched, untyped model', batchedProxy, UntypedUser),
   ];
   const unbatched = [
     {
@@ -218,30 +209,8 @@ async function syncSection() {
         return { sync: t1 - t0, cpu: cpuMs(c0) };
       },
     },
-    {
-      name: 'rest-proxy unbatched',
-      async run() {
-        const store = storeWith(singleProxy);
-        const c0 = process.cpuUsage();
-        const t0 = now();
-        await store.sync({ concurrency });
-        const t1 = now();
-        checkStore(store);
-        return { sync: t1 - t0, cpu: cpuMs(c0) };
-      },
-    },
-    {
-      name: 'rest-proxy unbatched, untyped model',
-      async run() {
-        const store = storeWith(singleProxy, UntypedUser);
-        const c0 = process.cpuUsage();
-        const t0 = now();
-        await store.sync({ concurrency });
-        const t1 = now();
-        checkStore(store);
-        return { sync: t1 - t0, cpu: cpuMs(c0) };
-      },
-    },
+    storeSyncCase('rest-proxy unbatched', singleProxy, User, { concurrency }),
+    storeSyncCase('rest-proxy unbatched, untyped model', singleProxy, UntypedUser, { concurrency }),
     {
       name: 'backbone save all',
       async run() {

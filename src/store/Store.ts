@@ -161,6 +161,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   #view: M[] | null = null;
   #byId: Map<string, M> | null = null;
   #removed: M[] = [];
+  /** Where each removed record stood, so that rejectChanges puts it back there. */
+  #removedAt = new WeakMap<M, number>();
   /** Edited records that a load of another page took off the list: still to be synced. */
   #offPage: M[] = [];
   #totalCount: number | undefined = undefined;
@@ -343,8 +345,6 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.queueAutoSync();
     return removed;
   }
-
-  #removedAt = new WeakMap<M, number>();
 
   removeAt(index: number, count = 1): M[] {
     return this.remove(this.visible.slice(index, index + count));

@@ -4,9 +4,10 @@
  * no lost in-flight edits, no rollback-free failures, no second POST, no committed phantom.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { Model, Operation, ProxyError, RestProxy } from '../../src/index.js';
+import { Model, Operation, RestProxy } from '../../src/index.js';
 import { recordingFetch, type RecordingFetch, type Responder } from '../helpers/recordingFetch.js';
 import { bodyObject, parkingResponder, pathOf } from '../helpers/deferred.js';
+import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
 
 interface UserData {
   id: number;
@@ -25,16 +26,6 @@ function defineUser(respond?: Responder) {
     static override proxy = new RestProxy({ url: BASE, fetch: rec, retry: 0 });
   }
   return { User, rec };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProxyError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProxyError) return error;
-    throw new Error(`expected a ProxyError, got ${String(error)}`);
-  }
-  throw new Error('expected the promise to reject');
 }
 
 function waitForCalls(rec: RecordingFetch, count: number): Promise<void> {

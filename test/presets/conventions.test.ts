@@ -6,8 +6,9 @@
  * trailing-slash redirect, which must fail loudly instead of silently not creating.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Model, ProxyError, RestProxy, Store, type Filter, type Sorter } from '../../src/index.js';
+import { Model, RestProxy, Store, type Filter, type Sorter } from '../../src/index.js';
 import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
+import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
 
 interface UserData {
   id: number;
@@ -172,16 +173,6 @@ function lastRequest(): RecordedRequest {
 /** The query of a request, without the cache buster, as [name, value] pairs. */
 function queryPairs(request: RecordedRequest): [string, string][] {
   return [...request.query].filter(([name]) => name !== '_dc');
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProxyError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProxyError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection with a ProxyError');
 }
 
 for (const c of CASES) {

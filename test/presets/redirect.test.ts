@@ -8,8 +8,9 @@
  * says what happened, and the error says the write may have been applied.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Model, ProxyError, RestProxy } from '../../src/index.js';
+import { Model, RestProxy } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../server/index.js';
+import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
 
 interface UserData {
   id: number;
@@ -36,16 +37,6 @@ function defineUser() {
     static override proxy = proxy;
   }
   return User;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProxyError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProxyError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection with a ProxyError');
 }
 
 describe('AjaxProxy: a redirected PUT or DELETE (fetch re-sends it, and the server applies it)', () => {

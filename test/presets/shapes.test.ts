@@ -7,8 +7,9 @@
  * which are refused before anything is sent.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Model, ProxyError, Store, type Filter } from '../../src/index.js';
+import { Model, Store, type Filter } from '../../src/index.js';
 import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
+import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
 
 interface UserData {
   id: number;
@@ -54,16 +55,6 @@ function lastOf(requests: readonly RecordedRequest[]): RecordedRequest {
   const request = requests[requests.length - 1];
   if (request === undefined) throw new Error('no request');
   return request;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProxyError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProxyError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection with a ProxyError');
 }
 
 describe('rails', () => {

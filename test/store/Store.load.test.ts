@@ -4,9 +4,10 @@
  * autoLoad. What a load does to unsynced changes is in Store.sync.test.ts.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { Model, ProxyError, RestProxy, Store } from '../../src/index.js';
+import { Model, RestProxy, Store } from '../../src/index.js';
 import { recordingFetch, type RecordingFetch, type Responder } from '../helpers/recordingFetch.js';
 import { parkingResponder, pathOf, queryOf } from '../helpers/deferred.js';
+import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
 
 interface UserData {
   id: number;
@@ -30,16 +31,6 @@ function makeStore(respond: Responder | undefined, options: StoreOptions = {}): 
   const rec = recordingFetch(respond);
   const store = new Store({ model: User, proxy: new RestProxy({ url: URL_BASE, fetch: rec, retry: 0 }), ...options });
   return { store, rec };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProxyError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProxyError) return error;
-    throw new Error(`expected a ProxyError, got ${String(error)}`);
-  }
-  throw new Error('expected the promise to reject');
 }
 
 function ids(store: Store<User>): unknown[] {
