@@ -4,6 +4,7 @@ import { ResultSet } from '../operation/ResultSet.js';
 import { isValidId, type Action, type FieldInfo, type RecordLike } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
+import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { readPath } from '../util/path.js';
 import { Field, INVALID, sameValue, type FieldDeclaration } from './fields.js';
@@ -83,6 +84,9 @@ interface RecordMeta {
 }
 
 /** What a record looked like when a write was sent. */
+/** What mergeServerData returns when nothing changed. */
+const NONE_CHANGED: readonly string[] = Object.freeze([]);
+
 class WriteSnapshot {
   /** `version`: the record's meta.version then, or -1 when it had no meta (never taken as unedited). */
   constructor(readonly values: Record<string, unknown>, readonly version: number) {}
@@ -240,7 +244,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     for (const field of info.fields) {
       const given = input[field.name];
       const value = given === undefined ? field.makeDefault() : given;
-      if (value !== undefined) values[field.name] = this.convertOrThrow(field, value);
+      if (value === undefined) continue;
+      // A date given as the canonical ISO string waits for its first read, as a loaded one does:
+      // it is valid, and it is written back as it is, never parsed just to be formatted again.
+      values[field.name] = field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : this.convertOrThrow(field, value);
     }
     for (const key of Object.keys(input)) {
       if (!info.byName.has(key) && input[key] !== undefined) values[key] = input[key];
@@ -352,6 +359,23 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     if (converted === INVALID) return null;
     this.data[name] = converted;
     return converted;
+  }
+
+  readStored(name: string): unknown {
+    return this.data[name];
+  }
+
+  /** A value of field `name` in its type, as readField gives it (a snapshot may hold it as stored). */
+  private asFieldValue(name: string, value: unknown): unknown {
+    const field = this.info().byName.get(name);
+    if (value === undefined || field === undefined || !field.lazy || field.isConverted(value)) return value;
+    const converted = field.convert(value, this);
+    return converted === INVALID ? null : converted;
+  }
+
+  /** Whether two values of field `name` are the same once in its type. */
+  private sameFieldValue(name: string, a: unknown, b: unknown): boolean {
+    return sameValue(a, b) || sameValue(this.asFieldValue(name, a), this.asFieldValue(name, b));
   }
 
   private fromServerValue(field: Field, raw: Record<string, unknown>): unknown {
@@ -601,12 +625,14 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * Take server values as the saved state: fields with local, unsaved edits keep them (they stay
    * dirty, now against the server's value); the others take the server's value.
    */
-  mergeServerData(serverData: Record<string, unknown>, written?: Record<string, unknown>): string[] {
-    const modified = this.meta?.modified;
+  mergeServerData(serverData: Record<string, unknown>, written?: Record<string, unknown>): readonly string[] {
+    const values = this.readServerValues(serverData, written);
+    if (values === undefined) return NONE_CHANGED;
+    const meta = this.meta;
+    const modified = meta?.modified;
     // Made with its first name: usually the only one (the id of a create), so no spare room.
     let changed: string[] | undefined;
-    const values = this.readServerValues(serverData, written);
-    for (const name of Object.keys(values)) {
+    for (const name in values) {
       const value = values[name];
       if (modified !== undefined && name in modified) {
         modified[name] = value;
@@ -617,14 +643,13 @@ export class Model<D extends object = Record<string, unknown>> implements Record
         else changed.push(name);
       }
     }
-    const meta = this.meta;
     if (changed !== undefined) this.changedValues();
     if (meta?.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
-    return changed ?? [];
+    return changed ?? NONE_CHANGED;
   }
 
   /** Merge a freshly read copy of this record (see mergeServerData), its ETag included. */
-  mergeRecord(fresh: Model<object>): string[] {
+  mergeRecord(fresh: Model<object>): readonly string[] {
     if (fresh.etag !== undefined) this.etag = fresh.etag;
     return this.mergeServerData(fresh.data);
   }
@@ -634,21 +659,23 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * Values the server echoes exactly as `written` (what the writer sent) are left out: the record
    * already holds them, so there is nothing to convert nor compare.
    */
-  private readServerValues(serverData: Record<string, unknown>, written?: Record<string, unknown>): Record<string, unknown> {
+  private readServerValues(serverData: Record<string, unknown>, written?: Record<string, unknown>): Record<string, unknown> | undefined {
     const info = this.info();
-    const out: Record<string, unknown> = {};
+    // Made on the first value to merge: a create's answer is mostly the echo of what was sent.
+    let out: Record<string, unknown> | undefined;
     for (const field of info.fields) {
       const mapping = field.mapping;
       const value = mapping === undefined ? serverData[field.name] : readPath(serverData, mapping);
       if (value === undefined && !((mapping ?? field.name) in serverData)) continue;
       if (written !== undefined && value !== undefined && mapping === undefined && written[field.name] === value) continue;
       const converted = field.convert(value, this);
-      out[field.name] = converted === INVALID ? null : converted;
+      (out ??= {})[field.name] = converted === INVALID ? null : converted;
     }
     const mapped = info.mappedRoots;
-    for (const key of Object.keys(serverData)) {
+    for (const key in serverData) {
+      if (!Object.hasOwn(serverData, key)) continue;
       const value = serverData[key];
-      if (!info.byName.has(key) && !mapped.has(key) && !(written !== undefined && written[key] === value)) out[key] = value;
+      if (!info.byName.has(key) && !mapped.has(key) && !(written !== undefined && written[key] === value)) (out ??= {})[key] = value;
     }
     return out;
   }
@@ -724,18 +751,20 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   // ---- the persistence protocol (called by proxies) -----------------------------------------
 
   beginWrite(action: Action): unknown {
-    const values: Record<string, unknown> = {};
     const meta = this.meta;
     const version = meta === null ? -1 : meta.version;
-    if (action === 'destroy') return new WriteSnapshot(values, version);
+    if (action === 'destroy') return new WriteSnapshot({}, version);
+    // Copied as stored (a date may still be its ISO string): completeWrite compares values with
+    // sameFieldValue, so nothing is converted just for this.
     if (meta?.phantom) {
-      for (const key of Object.keys(this.data)) values[key] = this.readField(key);
+      const values = { ...this.data };
       // Shared, not copied: neither is changed afterwards, and `firstSent === sent` tells
       // completeWrite that this is the first try.
       meta.firstSent ??= values;
-    } else if (meta?.modified) {
-      for (const key of Object.keys(meta.modified)) values[key] = this.readField(key);
+      return new WriteSnapshot(values, version);
     }
+    const values: Record<string, unknown> = {};
+    if (meta?.modified) for (const key of Object.keys(meta.modified)) values[key] = this.data[key];
     return new WriteSnapshot(values, version);
   }
 
@@ -756,11 +785,11 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       committed = [];
       for (const name of baseline === sent ? Object.keys(sent) : new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
         const saved = name in baseline ? baseline[name] : sent[name];
-        if (sameValue(this.readField(name), saved) && (!(name in sent) || sameValue(sent[name], saved))) {
+        if (this.sameFieldValue(name, this.readField(name), saved) && (!(name in sent) || this.sameFieldValue(name, sent[name], saved))) {
           if (meta.modified) delete meta.modified[name];
           committed.push(name);
         } else if (info.byName.get(name)?.persist !== false) {
-          (meta.modified ??= {})[name] = saved; // edited since it was sent: still unsaved
+          (meta.modified ??= {})[name] = this.asFieldValue(name, saved); // edited since it was sent: still unsaved
         }
       }
     }

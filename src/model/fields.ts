@@ -1,4 +1,5 @@
 import type { FieldInfo, FieldType, RecordLike } from '../operation/types.js';
+import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 
 /** A field declaration: a name (type `'auto'`), or a config. */
@@ -33,40 +34,10 @@ type Converted = unknown;
 const TRUE = new Set(['true', '1', 'yes', 'on']);
 const FALSE = new Set(['false', '0', 'no', 'off']);
 
-/** The number written by `count` digits from `start`, or -1 when one of them is not a digit. */
-function digits(text: string, start: number, count: number): number {
-  let value = 0;
-  for (let i = start; i < start + count; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
-}
-
-/**
- * Date.parse, with a fast path for `YYYY-MM-DDTHH:mm:ss.sssZ` (what toISOString and most servers
- * write): Date.UTC of its parts, about twice as fast. Anything else (other forms, years before
- * 100, 24:00, an impossible day such as Feb 30 that Date.UTC would roll over) goes to Date.parse.
- */
+/** Date.parse, with a fast path for the canonical ISO form (about twice as fast). */
 function parseDate(text: string): number {
-  if (
-    text.length === 24 && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45 && text.charCodeAt(10) === 84 &&
-    text.charCodeAt(13) === 58 && text.charCodeAt(16) === 58 && text.charCodeAt(19) === 46 && text.charCodeAt(23) === 90
-  ) {
-    const year = digits(text, 0, 4);
-    const month = digits(text, 5, 2);
-    const day = digits(text, 8, 2);
-    const hour = digits(text, 11, 2);
-    const minute = digits(text, 14, 2);
-    const second = digits(text, 17, 2);
-    const ms = digits(text, 20, 3);
-    if (year >= 100 && month >= 1 && month <= 12 && day >= 1 && hour >= 0 && hour < 24 && minute >= 0 && minute < 60 && second >= 0 && second < 60 && ms >= 0) {
-      const time = Date.UTC(year, month - 1, day, hour, minute, second, ms);
-      if (day <= 28 || new Date(time).getUTCDate() === day) return time;
-    }
-  }
-  return Date.parse(text);
+  const time = canonicalIsoTime(text);
+  return Number.isNaN(time) ? Date.parse(text) : time;
 }
 
 function toDate(value: unknown): Converted {

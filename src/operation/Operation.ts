@@ -98,10 +98,15 @@ export class Operation<R extends RecordLike = RecordLike> {
   resultSet: ResultSet | undefined = undefined;
   response: Response | undefined = undefined;
   request: Request | undefined = undefined;
-  /** What each record looked like when it was sent (see RecordLike.beginWrite). */
-  readonly snapshots = new Map<RecordLike, unknown>();
-  /** What the writer wrote for each record (before transformRecord). */
-  readonly written = new Map<RecordLike, Record<string, unknown>>();
+  /**
+   * What each record looked like when it was sent (see RecordLike.beginWrite), by its position
+   * in `records`. Arrays rather than Maps keyed by record: a sync of 1,000 makes 1,000 of these.
+   */
+  snapshots: unknown[] = [];
+  /** What the writer wrote for each record (before transformRecord), by its position in `records`. */
+  written: (Record<string, unknown> | undefined)[] = [];
+  /** The records `snapshots` was taken of. */
+  #snapshotted: readonly RecordLike[] | undefined = undefined;
 
   constructor(config: OperationConfig<R>) {
     if (!isPlainObject(config) || config.action === undefined) {
@@ -125,9 +130,17 @@ export class Operation<R extends RecordLike = RecordLike> {
 
   /** Record what every record looks like now, before its data is written. */
   beginWrite(): void {
-    for (const record of this.records) {
-      if (!this.snapshots.has(record)) this.snapshots.set(record, record.beginWrite(this.action));
-    }
+    const records = this.records;
+    const before = this.#snapshotted;
+    if (before === records) return;
+    // Run again with other records: a record snapshotted before keeps its first snapshot.
+    const earlier = this.snapshots;
+    this.snapshots = records.map((record) => {
+      const at = before === undefined ? -1 : before.indexOf(record);
+      return at === -1 ? record.beginWrite(this.action) : earlier[at];
+    });
+    this.written = [];
+    this.#snapshotted = records;
   }
 
   setSuccessful(resultSet: ResultSet | undefined): void {

@@ -69,6 +69,8 @@ export interface RecordLike {
   getId(): unknown;
   /** The current (converted) value of a field. */
   readField(name: string): unknown;
+  /** A field's value as stored: before the conversion of its first read (a date may still be the server's string). */
+  readStored(name: string): unknown;
   /** All current values, converted, keyed by field name. */
   getData(): Record<string, unknown>;
   isModified(name: string): boolean;

@@ -262,7 +262,7 @@ export class Proxy extends Observable<ProxyEvents> {
           continue;
         }
       }
-      record.completeWrite(operation.snapshots.get(record), item, fallback, operation.written.get(record));
+      record.completeWrite(operation.snapshots[i], item, fallback, operation.written[i]);
     }
     if (missing.length > 0) {
       throw fail(

@@ -1,5 +1,6 @@
 import type { Request } from '../operation/Request.js';
 import type { FieldInfo, RecordLike } from '../operation/types.js';
+import { canonicalIsoTime } from '../util/isoDate.js';
 import { applyOptions, defineOptions, is, option, type OptionSchema } from '../util/options.js';
 
 /** How Dates are written: ISO 8601 (default), UNIX seconds, milliseconds, or your function. */
@@ -91,10 +92,12 @@ export class JsonWriter {
     const records = request.operation.records;
     if (records.length === 0) return;
     if (request.action === 'destroy' && records.length === 1) return;
-    const items = records.map((record) => {
+    const written = request.operation.written;
+    const transformRecord = this.transformRecord;
+    const items = records.map((record, index) => {
       const data = this.getRecordData(record, request);
-      request.operation.written.set(record, data);
-      return this.transformRecord ? this.transformRecord(data, record, request) : data;
+      written[index] = data;
+      return transformRecord ? transformRecord.call(this, data, record, request) : data;
     });
     let body: unknown = this.allowSingle && items.length === 1 ? items[0] : items;
     const root = typeof this.rootProperty === 'function' ? this.rootProperty(request) : this.rootProperty;
@@ -128,9 +131,18 @@ export class JsonWriter {
         if (all || record.isModified(key)) out[key] = this.serializeValue(undefined, data[key], record);
       }
     } else {
+      const isoDates = this.dateFormat === 'iso';
       for (const field of fields) {
         if (!field.persist || field.name === idProperty) continue;
         if (!all && !record.isModified(field.name)) continue;
+        if (isoDates && field.type === 'date' && field.serialize === undefined) {
+          // A date still held as the canonical ISO string it would be written as: written as is.
+          const stored = record.readStored(field.name);
+          if (typeof stored === 'string' && !Number.isNaN(canonicalIsoTime(stored))) {
+            out[outputKey(field)] = stored;
+            continue;
+          }
+        }
         const value = record.readField(field.name);
         if (value === undefined) continue;
         out[outputKey(field)] = this.serializeValue(field, value, record);

@@ -325,6 +325,49 @@ describe('Model.save: edits made while a save is in flight', () => {
     expect(user.dirty).toBe(false);
   });
 
+  it('a loaded date is written as the server sent it, and reading it while the save is in flight changes nothing', async () => {
+    const { respond, parked } = parkingResponder();
+    const rec = recordingFetch(respond);
+    class Event extends Model<{ id: number; title: string; startsAt: Date; endsAt: Date }> {
+      static override fields = [{ name: 'id', type: 'int' }, 'title', { name: 'startsAt', type: 'date' }, { name: 'endsAt', type: 'date' }];
+      static override proxy = new RestProxy({ url: BASE, fetch: rec, retry: 0 });
+    }
+    const event = Event.fromServer({ id: 4, title: 'Launch', startsAt: '2024-03-01T09:30:00.000Z', endsAt: '2024-03-01T10:30:00.000Z' });
+    event.set('title', 'Launch day');
+    const saving = event.save();
+    await waitForCalls(rec, 1);
+    expect(bodyObject(rec.last())).toEqual({ id: 4, title: 'Launch day', startsAt: '2024-03-01T09:30:00.000Z', endsAt: '2024-03-01T10:30:00.000Z' });
+    // A grid renders the record (its dates are converted on that read), and one is moved.
+    expect(event.get('startsAt')).toEqual(new Date('2024-03-01T09:30:00.000Z'));
+    event.set('endsAt', new Date('2024-03-01T11:00:00.000Z'));
+    parked[0]?.answer({ body: { id: 4, title: 'Launch day', startsAt: '2024-03-01T09:30:00.000Z', endsAt: '2024-03-01T10:30:00.000Z' } });
+    await saving;
+    expect(event.getChanges()).toEqual({ endsAt: new Date('2024-03-01T11:00:00.000Z') });
+    expect(event.modified).toEqual({ endsAt: new Date('2024-03-01T10:30:00.000Z') });
+    expect(event.get('startsAt')).toEqual(new Date('2024-03-01T09:30:00.000Z'));
+  });
+
+  it('a new record given ISO date strings: a date read while its create is in flight is saved, one changed meanwhile stays dirty', async () => {
+    const { respond, parked } = parkingResponder();
+    const rec = recordingFetch(respond);
+    // Dates given as ISO strings (a form, an import): held as given until first read.
+    class Event extends Model<{ id: number; title: string; startsAt: Date | string; endsAt: Date | string }> {
+      static override fields = [{ name: 'id', type: 'int' }, 'title', { name: 'startsAt', type: 'date' }, { name: 'endsAt', type: 'date' }];
+      static override proxy = new RestProxy({ url: BASE, fetch: rec, retry: 0 });
+    }
+    const event = new Event({ title: 'Launch', startsAt: '2024-03-01T09:30:00.000Z', endsAt: '2024-03-01T10:30:00.000Z' });
+    const saving = event.save();
+    await waitForCalls(rec, 1);
+    expect(bodyObject(rec.last())).toEqual({ title: 'Launch', startsAt: '2024-03-01T09:30:00.000Z', endsAt: '2024-03-01T10:30:00.000Z' });
+    expect(event.get('startsAt')).toEqual(new Date('2024-03-01T09:30:00.000Z'));
+    event.set('endsAt', new Date('2024-03-01T11:00:00.000Z'));
+    parked[0]?.answer({ status: 201, body: { id: 4, title: 'Launch', startsAt: '2024-03-01T09:30:00.000Z', endsAt: '2024-03-01T10:30:00.000Z' } });
+    await saving;
+    expect(event.phantom).toBe(false);
+    expect(event.getChanges()).toEqual({ endsAt: new Date('2024-03-01T11:00:00.000Z') });
+    expect(event.modified).toEqual({ endsAt: new Date('2024-03-01T10:30:00.000Z') });
+  });
+
   it('a failed save keeps the edits made while it was in flight', async () => {
     const { respond, parked } = parkingResponder();
     const { User, rec } = defineUser(respond);

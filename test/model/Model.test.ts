@@ -316,6 +316,14 @@ describe('Model: bad input given in code', () => {
 
   it('the constructor refuses a value that cannot convert', () => {
     expect(() => new Loose({ age: 'abc' })).toThrow(/age/);
+    expect(() => new Loose({ born: 'not a date' })).toThrow(/born/);
+    expect(() => new Loose({ born: '2024-13-01T00:00:00.000Z' })).toThrow(/born/);
+  });
+
+  it('a date given as an ISO string reads as the same Date, in every form', () => {
+    const forms = ['2024-03-01T09:30:00.000Z', '2024-03-01T09:30:00Z', '2024-03-01T10:30:00.000+01:00'];
+    for (const born of forms) expect(new Loose({ born }).get('born'), born).toEqual(new Date(Date.UTC(2024, 2, 1, 9, 30)));
+    expect(new Loose({ born: forms[0] }).getData()['born']).toBeInstanceOf(Date);
   });
 
   it('converts what can be converted', () => {

@@ -165,6 +165,27 @@ describe('JsonWriter: field values', () => {
     expect(objectBody(fetch.last().json).startsAt).toBe('2024-03-01T09:30:00.000Z');
   });
 
+  it('a date held as the string it was given is written in ISO 8601 UTC, whatever form the string had', async () => {
+    const fetch = recordingFetch(serverLike());
+    const proxy = new RestProxy({ url: 'http://api.test/meetings', model: Meeting, fetch, batchActions: true });
+    const given = ['2024-03-01T09:30:00.000Z', '2024-03-01', '2024-03-01T10:30:00+01:00', '2024-02-30T09:30:00.000Z', 'not a date'];
+    const meetings = given.map((startsAt, i) => Meeting.fromServer({ id: i + 1, title: `M${i}`, startsAt }));
+    for (const meeting of meetings) meeting.set('title', 'changed');
+    await proxy.update(new Operation({ action: 'update', records: meetings }));
+    const written = (fetch.last().json as { startsAt: unknown }[]).map((item) => item.startsAt);
+    // Canonical strings go out as they are; others are converted first (Feb 30 is Date.parse's March 1).
+    expect(written).toEqual(['2024-03-01T09:30:00.000Z', '2024-03-01T00:00:00.000Z', '2024-03-01T09:30:00.000Z', new Date('2024-02-30T09:30:00.000Z').toISOString(), null]);
+  });
+
+  it('dateFormat applies to a date still held as its canonical string too', async () => {
+    const fetch = recordingFetch(serverLike());
+    const proxy = new RestProxy({ url: 'http://api.test/meetings', model: Meeting, fetch, writer: { dateFormat: 'timestamp' } });
+    const meeting = Meeting.fromServer({ id: 1, title: 'Launch', startsAt: '2024-03-01T09:30:00.000Z' });
+    meeting.set('title', 'Launch!');
+    await proxy.update(new Operation({ action: 'update', records: [meeting] }));
+    expect(objectBody(fetch.last().json).startsAt).toBe(Date.UTC(2024, 2, 1, 9, 30) / 1000);
+  });
+
   it('persist false fields are never written; serialize shapes a value; mapping names the key', async () => {
     const fetch = recordingFetch(serverLike());
     const proxy = new RestProxy({ url: 'http://api.test/accounts', model: Account, fetch });
