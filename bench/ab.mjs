@@ -5,7 +5,9 @@
  *
  *   node bench/ab.mjs [patch] [scenario,...] [runs]
  *
- * patch defaults to bench/proposed-perf.patch; scenarios: batched, unbatched, load (default all).
+ * patch is a patch file to apply to a copy of src/, or `worktree` (the default): src/ at HEAD (as
+ * "src") against the uncommitted src/ of the working tree (as "patched"). Scenarios: batched, unbatched,
+ * load (default all).
  */
 import { execFileSync, fork } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
-const [patchArg = join(benchDir, 'proposed-perf.patch'), scenarioArg = 'batched,unbatched,load', runsArg] = process.argv.slice(2);
+const [patchArg = 'worktree', scenarioArg = 'batched,unbatched,load', runsArg] = process.argv.slice(2);
 
 if (!process.execArgv.includes('--expose-gc')) {
   // Run again with gc exposed, so that each run starts from a collected heap.
@@ -32,13 +34,21 @@ async function main() {
   const tmp = mkdtempSync(join(tmpdir(), 'rest-proxy-ab-'));
   const server = fork(join(benchDir, 'server.mjs'), [], { env: { ...process.env, BENCH_SIZES: '100000' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   try {
-    cpSync(join(root, 'src'), join(tmp, 'patched/src'), { recursive: true });
-    execFileSync('git', ['apply', resolve(patchArg)], { cwd: join(tmp, 'patched') });
+    let baseSrc = join(root, 'src');
+    let patchedSrc = join(tmp, 'patched/src');
+    if (patchArg === 'worktree') {
+      execFileSync('sh', ['-c', `git archive HEAD src | tar -x -C ${JSON.stringify(tmp)}`], { cwd: root });
+      baseSrc = join(tmp, 'src');
+      patchedSrc = join(root, 'src');
+    } else {
+      cpSync(join(root, 'src'), patchedSrc, { recursive: true });
+      execFileSync('git', ['apply', resolve(patchArg)], { cwd: join(tmp, 'patched') });
+    }
     const bundle = async (entry, out) => {
       await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', target: 'node20', outfile: out, logLevel: 'error' });
       return import(pathToFileURL(out).href);
     };
-    const libs = { src: await bundle(join(root, 'src/index.ts'), join(tmp, 'src.mjs')), patched: await bundle(join(tmp, 'patched/src/index.ts'), join(tmp, 'patched.mjs')) };
+    const libs = { src: await bundle(join(baseSrc, 'index.ts'), join(tmp, 'src.mjs')), patched: await bundle(join(patchedSrc, 'index.ts'), join(tmp, 'patched.mjs')) };
     const port = await new Promise((resolvePort) => server.once('message', (message) => resolvePort(message.port)));
     const base = `http://127.0.0.1:${port}`;
     const gc = () => globalThis.gc();
