@@ -105,8 +105,6 @@ export class Operation<R extends RecordLike = RecordLike> {
   snapshots: unknown[] = [];
   /** What the writer wrote for each record (before transformRecord), by its position in `records`. */
   written: (Record<string, unknown> | undefined)[] = [];
-  /** The records `snapshots` was taken of. */
-  #snapshotted: readonly RecordLike[] | undefined = undefined;
 
   constructor(config: OperationConfig<R>) {
     if (!isPlainObject(config) || config.action === undefined) {
@@ -130,17 +128,8 @@ export class Operation<R extends RecordLike = RecordLike> {
 
   /** Record what every record looks like now, before its data is written. */
   beginWrite(): void {
-    const records = this.records;
-    const before = this.#snapshotted;
-    if (before === records) return;
-    // Run again with other records: a record snapshotted before keeps its first snapshot.
-    const earlier = this.snapshots;
-    this.snapshots = records.map((record) => {
-      const at = before === undefined ? -1 : before.indexOf(record);
-      return at === -1 ? record.beginWrite(this.action) : earlier[at];
-    });
+    this.snapshots = this.records.map((record) => record.beginWrite(this.action));
     this.written = [];
-    this.#snapshotted = records;
   }
 
   setSuccessful(resultSet: ResultSet | undefined): void {

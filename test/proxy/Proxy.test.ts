@@ -323,3 +323,23 @@ describe("Proxy event 'exception'", () => {
     expect(fired).toBe(1);
   });
 });
+
+describe('Proxy: an operation sent again', () => {
+  it('a failed update run again after an edit saves the edit: the record ends clean with it', async () => {
+    let fail = true;
+    const fetch = recordingFetch((call) => (fail ? { status: 503 } : { body: call.json ?? {} }));
+    const proxy = new RestProxy({ url: 'http://api.test/users', model: User, fetch, retry: 0 });
+    const user = new User({ id: 2, name: 'Ed' });
+    user.set('name', 'Edward');
+    const operation = new Operation({ action: 'update', records: [user] });
+    expect((await proxyErrorOf(proxy.update(operation))).status).toBe(503);
+    expect(user.getChanges()).toEqual({ name: 'Edward' });
+    user.set('name', 'Eddie');
+    fail = false;
+    await proxy.update(operation);
+    expect(fetch.last().json).toEqual({ id: 2, name: 'Eddie' });
+    expect(operation.wasSuccessful()).toBe(true);
+    expect(user.get('name')).toBe('Eddie');
+    expect(user.dirty).toBe(false);
+  });
+});
