@@ -43,19 +43,20 @@ export class MemoryProxy extends Proxy {
     if (operation.signal?.aborted) throw new ProxyError('abort', `${operation.action} was aborted`, { operation });
     const model = this.model ?? operation.records[0]?.getModelClass();
     const key = model ? idKey(model) : 'id';
-    const valueOf = (item: Record<string, unknown>, property: string): unknown => readPath(item, property);
     const indexOfId = (id: unknown): number => this.data.findIndex((item) => item[key] === id || (isValidId(id) && String(item[key]) === String(id)));
+    const notFound = (id: unknown): ProxyError =>
+      new ProxyError('http', `${operation.action} of id ${JSON.stringify(id)} failed: 404 Not Found (no such record in the MemoryProxy)`, { operation, status: 404, statusText: 'Not Found' });
 
     if (operation.action === 'read') {
       let items: Record<string, unknown>[];
       let total: number;
       if (operation.id !== undefined) {
         const index = indexOfId(operation.id);
-        if (index === -1) throw new ProxyError('http', `read of id ${JSON.stringify(operation.id)} failed: 404 Not Found (no such record in the MemoryProxy)`, { operation, status: 404, statusText: 'Not Found' });
+        if (index === -1) throw notFound(operation.id);
         items = [this.data[index] ?? {}];
         total = 1;
       } else {
-        items = sortItems(filterItems(this.data, operation.filters, valueOf), operation.sorters, valueOf);
+        items = sortItems(filterItems(this.data, operation.filters, readPath), operation.sorters, readPath);
         total = items.length;
         const limit = operation.limit;
         const start = operation.start ?? (operation.page !== undefined && limit !== undefined ? (operation.page - 1) * limit : 0);
@@ -83,7 +84,7 @@ export class MemoryProxy extends Proxy {
         this.data.push(data);
       } else {
         const index = indexOfId(record.getId());
-        if (index === -1) throw new ProxyError('http', `update of id ${JSON.stringify(record.getId())} failed: 404 Not Found (no such record in the MemoryProxy)`, { operation, status: 404, statusText: 'Not Found' });
+        if (index === -1) throw notFound(record.getId());
         this.data[index] = data;
       }
       answers.push({ ...data });

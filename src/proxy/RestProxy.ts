@@ -5,6 +5,7 @@ import { defineOptions, is, option, type OptionSchema } from '../util/options.js
 import { appendFormat, appendSegment, appendSlash, encodeId, fillTemplate, joinUrl, splitUrl, templateNames } from '../util/url.js';
 import { AjaxProxy, ajaxSchema, type AjaxProxyConfig } from './AjaxProxy.js';
 import { applyPreset, getPreset, hasPreset } from './presets/registry.js';
+import { sent } from './ServerProxy.js';
 
 export interface RestProxyConfig extends AjaxProxyConfig {
   /** Append the record's id to the url of a request about one instance (`/users/2`). Default true. */
@@ -30,6 +31,13 @@ export const restSchema: OptionSchema = {
   format: option({ expect: 'a string of letters and digits (e.g. "json")', test: (v) => typeof v === 'string' && /^[\w-]*$/.test(v) }),
   trailingSlash: option(is.boolean, () => false),
   preset: option({ expect: 'the name of a registered preset', test: (v) => typeof v === 'string' && hasPreset(v) }),
+  // Assigned after construction too, `batchActions: true` is refused while the preset forbids it.
+  batchActions: option(is.boolean, () => false, (value, owner) => {
+    if (value === true && owner instanceof RestProxy && owner.preset !== undefined && getPreset(owner.preset)?.supportsBatch === false) {
+      throw new TypeError(`RestProxy: batchActions cannot be true with preset "${owner.preset}": that server has no batch endpoint`);
+    }
+    return value;
+  }),
 };
 
 /**
@@ -109,7 +117,7 @@ export class RestProxy extends AjaxProxy {
         throw new ProxyError('config', `${operation.action} failed: the id ${JSON.stringify(String(id))} cannot be put in a url (it is not valid Unicode)`, { operation, request, cause: error });
       }
       result = appendSegment(result, segment);
-      if (typeof this.idParam === 'string' && this.idParam !== '') delete request.params[this.idParam];
+      if (sent(this.idParam)) delete request.params[this.idParam];
     }
     // After an id the dot is always added: an id ending in '.' must not lose it ('a.' + json is 'a..json').
     if (this.format !== undefined && this.format !== '') result = withId ? `${result}.${this.format}` : appendFormat(result, this.format);
@@ -121,13 +129,10 @@ export class RestProxy extends AjaxProxy {
 
 defineOptions(RestProxy.prototype, 'RestProxy', restSchema);
 
-// Two options do more when assigned after construction: `preset` applies its conventions (over
-// the current options), and `batchActions: true` is refused while the preset forbids it.
+// Assigned after construction, `preset` applies its conventions over the current options.
 const presetOption = Object.getOwnPropertyDescriptor(RestProxy.prototype, 'preset');
-const batchOption = Object.getOwnPropertyDescriptor(RestProxy.prototype, 'batchActions');
-if (presetOption?.set && batchOption?.set) {
-  const setPreset = presetOption.set;
-  const setBatch = batchOption.set;
+const setPreset = presetOption?.set;
+if (setPreset) {
   Object.defineProperty(RestProxy.prototype, 'preset', {
     ...presetOption,
     set(this: RestProxy, name: unknown) {
@@ -135,15 +140,6 @@ if (presetOption?.set && batchOption?.set) {
       if (typeof name !== 'string') return;
       const { preset: _name, ...conventions } = applyPreset({ preset: name });
       for (const [key, value] of Object.entries(conventions)) Reflect.set(this, key, value);
-    },
-  });
-  Object.defineProperty(RestProxy.prototype, 'batchActions', {
-    ...batchOption,
-    set(this: RestProxy, value: unknown) {
-      if (value === true && this.preset !== undefined && getPreset(this.preset)?.supportsBatch === false) {
-        throw new TypeError(`RestProxy: batchActions cannot be true with preset "${this.preset}": that server has no batch endpoint`);
-      }
-      setBatch.call(this, value);
     },
   });
 }

@@ -1,7 +1,7 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import type { Operation } from '../operation/Operation.js';
 import { Request } from '../operation/Request.js';
-import { ACTIONS, type Filter, type Sorter } from '../operation/types.js';
+import { ACTIONS, type Filter, type Grouper, type Sorter } from '../operation/types.js';
 import { defineOptions, is, isPlainObject, option, paramOption, type OptionSchema } from '../util/options.js';
 import { appendQuery } from '../util/url.js';
 import { Proxy, proxySchema, type ProxyConfig } from './Proxy.js';
@@ -88,8 +88,25 @@ export const serverSchema: OptionSchema = {
 };
 
 /** A param name that is actually sent (`undefined`, `null` and `''` turn a param off). */
-function sent(name: string | null | undefined): name is string {
+export function sent(name: string | null | undefined): name is string {
   return typeof name === 'string' && name !== '';
+}
+
+/**
+ * The simple mode of sorting and grouping: `sort=name&dir=ASC`; `sort=name ASC` when the
+ * direction param has the same name; `sort=name` when it is not sent. `value` makes the param's
+ * value of the list of strings: the list itself for the sorters, its one item for the grouper.
+ */
+function putSimple(params: Params, param: string, directionParam: string | null | undefined, items: readonly Grouper[], value: (values: string[]) => unknown): void {
+  const direction = (item: Grouper): string => item.direction ?? 'ASC';
+  if (!sent(directionParam)) {
+    params[param] = value(items.map((item) => item.property));
+  } else if (directionParam === param) {
+    params[param] = value(items.map((item) => `${item.property} ${direction(item)}`));
+  } else {
+    params[param] = value(items.map((item) => item.property));
+    params[directionParam] = value(items.map(direction));
+  }
 }
 
 /**
@@ -153,7 +170,7 @@ export class ServerProxy extends Proxy {
       action: operation.action,
       params,
       headers: { ...operation.headers },
-      ...(operation.url !== undefined ? { url: operation.url } : {}),
+      url: operation.url,
     });
     operation.request = request;
     this.buildUrl(request);
@@ -211,15 +228,8 @@ export class ServerProxy extends Proxy {
 
     const grouper = operation.grouper;
     if (grouper && sent(this.groupParam)) {
-      const direction = grouper.direction ?? 'ASC';
-      if (!this.simpleGroupMode) {
-        params[this.groupParam] = JSON.stringify({ property: grouper.property, direction });
-      } else if (this.groupDirectionParam === this.groupParam || !sent(this.groupDirectionParam)) {
-        params[this.groupParam] = sent(this.groupDirectionParam) ? `${grouper.property} ${direction}` : grouper.property;
-      } else {
-        params[this.groupParam] = grouper.property;
-        params[this.groupDirectionParam] = direction;
-      }
+      if (this.simpleGroupMode) putSimple(params, this.groupParam, this.groupDirectionParam, [grouper], (values) => values[0]);
+      else params[this.groupParam] = JSON.stringify({ property: grouper.property, direction: grouper.direction ?? 'ASC' });
     }
 
     const sorters = operation.sorters;
@@ -229,14 +239,8 @@ export class ServerProxy extends Proxy {
       if (this.serializeSorters) {
         Object.assign(params, this.serializeSorters(sorters));
       } else if (sent(this.sortParam)) {
-        if (!this.simpleSortMode) {
-          params[this.sortParam] = this.encodeSorters(sorters);
-        } else if (this.directionParam === this.sortParam || !sent(this.directionParam)) {
-          params[this.sortParam] = sorters.map((s) => (sent(this.directionParam) ? `${s.property} ${s.direction ?? 'ASC'}` : s.property));
-        } else {
-          params[this.sortParam] = sorters.map((s) => s.property);
-          params[this.directionParam] = sorters.map((s) => s.direction ?? 'ASC');
-        }
+        if (this.simpleSortMode) putSimple(params, this.sortParam, this.directionParam, sorters, (values) => values);
+        else params[this.sortParam] = this.encodeSorters(sorters);
       }
     }
 
@@ -257,15 +261,9 @@ export class ServerProxy extends Proxy {
     return JSON.stringify(sorters.map((sorter) => ({ property: sorter.property, direction: sorter.direction ?? 'ASC' })));
   }
 
-  /** `[{"property":"name","value":"Ed"}]`, with `"operator"` only where a filter has one. */
+  /** `[{"property":"name","value":"Ed"}]`, with `"operator"` only where a filter has one (JSON leaves out undefined). */
   encodeFilters(filters: Filter[]): string {
-    return JSON.stringify(
-      filters.map((filter) =>
-        filter.operator === undefined
-          ? { property: filter.property, value: filter.value }
-          : { property: filter.property, value: filter.value, operator: filter.operator },
-      ),
-    );
+    return JSON.stringify(filters.map((filter) => ({ property: filter.property, value: filter.value, operator: filter.operator })));
   }
 }
 

@@ -68,6 +68,10 @@ function describePath(path: BodyPath): string {
   return typeof path === 'function' ? 'the rootProperty function' : `"${path}"`;
 }
 
+function firstString(values: unknown[]): string | undefined {
+  return values.find((value): value is string => typeof value === 'string');
+}
+
 function toStrings(value: unknown): string[] | undefined {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) return value;
@@ -98,8 +102,8 @@ function fieldList(value: unknown): FieldErrors | undefined {
     const source = item.source;
     const pointer = isPlainObject(source) && typeof source.pointer === 'string' ? source.pointer : undefined;
     const field = pointer !== undefined ? pointer.split('/').pop() : typeof item.property === 'string' ? item.property : undefined;
-    const message = [item.detail, item.message, item.title].find((m) => typeof m === 'string');
-    if (field === undefined || field === '' || typeof message !== 'string') continue;
+    const message = firstString([item.detail, item.message, item.title]);
+    if (field === undefined || field === '' || message === undefined) continue;
     (errors[field] ??= []).push(message);
     count++;
   }
@@ -140,23 +144,25 @@ export class JsonReader {
     const envelope = isPlainObject(data) ? data : undefined;
     if (envelope && this.successProperty !== '') {
       const success = readPath(envelope, this.successProperty);
-      if (success === false || success === 'false') {
-        const message = this.messageProperty === '' ? undefined : readPath(envelope, this.messageProperty);
-        return new ResultSet({ success: false, message: typeof message === 'string' ? message : undefined });
-      }
+      if (success === false || success === 'false') return new ResultSet({ success: false, message: this.readMessage(envelope) });
     }
     const items = this.readItems(data, context);
     const records =
       context.action === 'read' && context.model
         ? items.map((item) => context.model?.fromServer(item) ?? item)
         : items;
-    const message = envelope && this.messageProperty !== '' ? readPath(envelope, this.messageProperty) : undefined;
     return new ResultSet({
       records,
       total: this.readTotal(data, context.response, items.length),
       success: true,
-      message: typeof message === 'string' ? message : undefined,
+      message: this.readMessage(envelope),
     });
+  }
+
+  /** The message of an envelope, when it has one that is a string. */
+  private readMessage(envelope: Record<string, unknown> | undefined): string | undefined {
+    const message = envelope && this.messageProperty !== '' ? readPath(envelope, this.messageProperty) : undefined;
+    return typeof message === 'string' ? message : undefined;
   }
 
   private readItems(data: unknown, context: ReadContext): Record<string, unknown>[] {
@@ -222,12 +228,12 @@ export class JsonReader {
     if (!isPlainObject(body)) return { message: undefined, fieldErrors: undefined };
     const errors = body.errors;
     const fieldErrors = fieldMap(errors, false) ?? fieldList(errors) ?? fieldMap(body, true);
-    let message = [body.message, body.detail, body.error, body.title].find((m) => typeof m === 'string');
+    let message = firstString([body.message, body.detail, body.error, body.title]);
     if (message === undefined && Array.isArray(errors) && isPlainObject(errors[0])) {
       const first = errors[0];
-      message = [first.detail, first.title, first.message].find((m) => typeof m === 'string');
+      message = firstString([first.detail, first.title, first.message]);
     }
-    return { message: typeof message === 'string' ? message : undefined, fieldErrors };
+    return { message, fieldErrors };
   }
 }
 

@@ -10,7 +10,7 @@ import type { RestProxyConfig } from '../proxy/RestProxy.js';
 import { Observable } from '../util/events.js';
 import { filterItems } from '../util/filtering.js';
 import { applyOptions, defineOptions, describeValue, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
-import { comparator } from '../util/sorting.js';
+import { comparable, comparator } from '../util/sorting.js';
 
 /** The options of a Store; each is afterwards a property of the same name. */
 export interface StoreConfig<M extends Model> {
@@ -388,13 +388,11 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Undo every unsynced change: new records go, edits are undone, removed records come back. */
   rejectChanges(): void {
-    const added = this.getNewRecords().filter((record) => !record.saving);
-    if (added.length > 0) {
-      for (const record of added) {
-        const index = this.#all.indexOf(record);
-        if (index !== -1) this.#all.splice(index, 1);
-        record.unjoin(this);
-      }
+    for (const record of this.getNewRecords()) {
+      if (record.saving) continue;
+      const index = this.#all.indexOf(record);
+      if (index !== -1) this.#all.splice(index, 1);
+      record.unjoin(this);
     }
     for (const record of [...this.#all, ...this.#offPage]) if (record.dirty) record.reject();
     this.#offPage = [];
@@ -680,7 +678,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     const groups = new Map<unknown, M[]>();
     for (const record of this.visible) {
       const name = record.readField(field);
-      const key = name instanceof Date ? name.getTime() : name;
+      const key = comparable(name);
       const list = groups.get(key);
       if (list) list.push(record);
       else groups.set(key, [record]);
@@ -734,9 +732,11 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     for (const record of this.#removed) if (record.phantom && record.createSent && !record.saving) create.push(record);
     const update = this.getUpdatedRecords().filter((record) => !record.saving);
     const destroy = this.#removed.filter((record) => (!record.phantom || record.createSent) && !record.erased && !record.saving);
-    const batch = new Batch({ ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}), ...(options.pauseOnException !== undefined ? { pauseOnException: options.pauseOnException } : {}) });
-    if (create.length + update.length + destroy.length === 0) return batch.run([], () => Promise.resolve());
-    if (!this.fire('beforesync', { store: this, create, update, destroy })) return batch.run([], () => Promise.resolve());
+    // An option left undefined takes the Batch's default.
+    const batch = new Batch({ concurrency: options.concurrency, pauseOnException: options.pauseOnException });
+    if (create.length + update.length + destroy.length === 0 || !this.fire('beforesync', { store: this, create, update, destroy })) {
+      return batch.run([], () => Promise.resolve());
+    }
     this.#syncDepth++;
     try {
       const work = this.getProxy().batch(

@@ -1,10 +1,10 @@
 import type { Filter } from '../operation/types.js';
-import type { ValueOf } from './sorting.js';
+import { comparable, compareText, type ValueOf } from './sorting.js';
 
 function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date || b instanceof Date) {
-    const x = a instanceof Date ? a.getTime() : a;
-    const y = b instanceof Date ? b.getTime() : b;
+    const x = comparable(a);
+    const y = comparable(b);
     return x === y || (x !== undefined && y !== undefined && String(x) === String(y));
   }
   if (a === b) return true;
@@ -12,14 +12,17 @@ function same(a: unknown, b: unknown): boolean {
   return a !== null && b !== null && a !== undefined && b !== undefined && typeof a !== typeof b && String(a) === String(b);
 }
 
+/** Whether a value is one of a list (`wanted` not being a list: no). */
+function isAnyOf(value: unknown, wanted: unknown): boolean {
+  return Array.isArray(wanted) && wanted.some((candidate) => same(value, candidate));
+}
+
 function order(a: unknown, b: unknown): number {
-  const x = a instanceof Date ? a.getTime() : a;
-  const y = b instanceof Date ? b.getTime() : b;
+  const x = comparable(a);
+  const y = comparable(b);
   if (typeof x === 'number' && typeof y === 'number') return x - y;
   if (typeof x === 'number' && typeof y === 'string' && y.trim() !== '' && !Number.isNaN(Number(y))) return x - Number(y);
-  const left = String(x);
-  const right = String(y);
-  return left < right ? -1 : left > right ? 1 : 0;
+  return compareText(x, y);
 }
 
 /** Whether one item passes one filter, by the same rules a server applies to the same filter. */
@@ -34,8 +37,8 @@ export function matchesFilter<T>(item: T, filter: Filter, valueOf: ValueOf<T>): 
     case '<=': return value != null && order(value, wanted) <= 0;
     case '>': return value != null && order(value, wanted) > 0;
     case '>=': return value != null && order(value, wanted) >= 0;
-    case 'in': return Array.isArray(wanted) && wanted.some((candidate) => same(value, candidate));
-    case 'notin': return !Array.isArray(wanted) || !wanted.some((candidate) => same(value, candidate));
+    case 'in': return isAnyOf(value, wanted);
+    case 'notin': return !isAnyOf(value, wanted);
     case 'like':
     case 'search':
       return value != null && String(value).toLowerCase().includes(String(wanted ?? '').toLowerCase());

@@ -7,17 +7,27 @@ function rank(value: unknown): number {
   return value === undefined || value === null || (typeof value === 'number' && Number.isNaN(value)) ? 1 : 0;
 }
 
+/** A Date as its time, so that Dates compare (and group) by value; other values as they are. */
+export function comparable(value: unknown): unknown {
+  return value instanceof Date ? value.getTime() : value;
+}
+
+/** Compare two values as text, by code point. */
+export function compareText(a: unknown, b: unknown): number {
+  const left = String(a);
+  const right = String(b);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 /** Compare two values: numbers and Dates by value, strings by code point, empty values last. */
 export function compareValues(a: unknown, b: unknown): number {
   const empty = rank(a) - rank(b);
   if (empty !== 0 || rank(a) === 1) return empty;
-  const x = a instanceof Date ? a.getTime() : a;
-  const y = b instanceof Date ? b.getTime() : b;
+  const x = comparable(a);
+  const y = comparable(b);
   if (typeof x === 'number' && typeof y === 'number') return x - y;
   if (typeof x === 'boolean' && typeof y === 'boolean') return Number(x) - Number(y);
-  const left = String(x);
-  const right = String(y);
-  return left < right ? -1 : left > right ? 1 : 0;
+  return compareText(x, y);
 }
 
 /** A comparator for several sorters (the first decides, the next breaks ties). */

@@ -69,13 +69,8 @@ export function encodeQuery(params: Readonly<Record<string, unknown>>): string {
   for (const key of Object.keys(params)) {
     const value = params[key];
     const encodedKey = encodeURIComponent(key);
-    if (Array.isArray(value)) {
-      for (const item of value) {
-        const encoded = encodeValue(item);
-        if (encoded !== undefined) parts.push(`${encodedKey}=${encodeURIComponent(encoded)}`);
-      }
-    } else {
-      const encoded = encodeValue(value);
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const encoded = encodeValue(item);
       if (encoded !== undefined) parts.push(`${encodedKey}=${encodeURIComponent(encoded)}`);
     }
   }

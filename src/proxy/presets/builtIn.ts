@@ -16,8 +16,12 @@ function minusSort(param: string): (sorters: Sorter[]) => Params {
   return (sorters) => ({ [param]: sorters.map((s) => `${s.direction === 'DESC' ? '-' : ''}${s.property}`).join(',') });
 }
 
+function operatorOf(filter: Filter): string {
+  return filter.operator ?? '=';
+}
+
 function unsupported(server: string, filter: Filter, supported: string): never {
-  throw new TypeError(`${server} has no "${filter.operator ?? '='}" filter (on "${filter.property}"); it supports ${supported}`);
+  throw new TypeError(`${server} has no "${operatorOf(filter)}" filter (on "${filter.property}"); it supports ${supported}`);
 }
 
 /**
@@ -28,7 +32,7 @@ function unsupported(server: string, filter: Filter, supported: string): never {
 function inValues(server: string, filter: Filter): unknown[] {
   const values = Array.isArray(filter.value) ? filter.value : [filter.value];
   if (values.length === 0) {
-    throw new TypeError(`${server}: the "${filter.operator ?? '='}" filter on "${filter.property}" has no values; an empty list would match nothing, but the server would get no filter at all and answer every record`);
+    throw new TypeError(`${server}: the "${operatorOf(filter)}" filter on "${filter.property}" has no values; an empty list would match nothing, but the server would get no filter at all and answer every record`);
   }
   return values;
 }
@@ -38,10 +42,16 @@ function inValues(server: string, filter: Filter): unknown[] {
  * one would silently become two values (and match the wrong records). Refused instead.
  */
 function commaSafe(server: string, filter: Filter, value: unknown): unknown {
-  if (String(value).includes(',')) {
-    throw new TypeError(`${server}: the "${filter.operator ?? '='}" filter on "${filter.property}" has a value with a comma (${JSON.stringify(String(value))}); the server splits filter values on commas, so it would look for ${String(value).split(',').map((part) => JSON.stringify(part)).join(' or ')} instead`);
+  const text = String(value);
+  if (text.includes(',')) {
+    throw new TypeError(`${server}: the "${operatorOf(filter)}" filter on "${filter.property}" has a value with a comma (${JSON.stringify(text)}); the server splits filter values on commas, so it would look for ${text.split(',').map((part) => JSON.stringify(part)).join(' or ')} instead`);
   }
   return value;
+}
+
+/** The values of an `in` filter as one comma-separated param value (`a,b`). */
+function commaList(server: string, filter: Filter): string {
+  return inValues(server, filter).map((value) => commaSafe(server, filter, value)).join(',');
 }
 
 /** The key of the id in server data: the id field's mapping, or the id property. */
@@ -100,10 +110,23 @@ function jsonApiRecord(item: Record<string, unknown>, model: ModelClassLike | un
   return item.id === undefined ? { ...attributes } : { ...attributes, [idProperty]: item.id };
 }
 
-const jsonServer: Preset = {
+/**
+ * What every built-in preset shares: paging by page number (no start param) and no batch
+ * endpoint.
+ */
+function builtIn(conventions: Preset): Preset {
+  return { startParam: null, ...conventions, supportsBatch: false };
+}
+
+/**
+ * json-server's param for each operator: `name` + the suffix. `in` repeats the param, and
+ * `notin` repeats `_ne`, which json-server ANDs: not any of them.
+ */
+const JSON_SERVER_SUFFIXES = new Map([['=', ''], ['in', ''], ['!=', '_ne'], ['notin', '_ne'], ['>=', '_gte'], ['<=', '_lte'], ['like', '_like']]);
+
+const jsonServer = builtIn({
   pageParam: '_page',
   limitParam: '_limit',
-  startParam: null,
   noCache: false,
   // Several sorters go comma-joined in one param: a repeated _sort is a 500 there.
   serializeSorters: (sorters) => ({ _sort: sorters.map((s) => s.property).join(','), _order: sorters.map(lower).join(',') }),
@@ -114,45 +137,36 @@ const jsonServer: Preset = {
       params[key] = existing === undefined ? value : ([] as unknown[]).concat(existing, value);
     };
     for (const filter of filters) {
-      const { property, value } = filter;
-      switch (filter.operator ?? '=') {
-        case '=': add(property, value); break;
-        case 'in': add(property, inValues('json-server', filter)); break;
-        case '!=': add(`${property}_ne`, value); break;
-        // Repeated _ne params are ANDed by json-server: not any of them.
-        case 'notin': add(`${property}_ne`, inValues('json-server', filter)); break;
-        case '>=': add(`${property}_gte`, value); break;
-        case '<=': add(`${property}_lte`, value); break;
-        case 'like': add(`${property}_like`, escapeRegExp(String(value))); break;
-        case 'search': add('q', value); break;
-        default: unsupported('json-server', filter, '=, in, !=, notin, >=, <=, like and search');
-      }
+      const operator = operatorOf(filter);
+      const suffix = JSON_SERVER_SUFFIXES.get(operator);
+      if (operator === 'search') add('q', filter.value);
+      else if (suffix === undefined) unsupported('json-server', filter, '=, in, !=, notin, >=, <=, like and search');
+      else if (operator === 'in' || operator === 'notin') add(filter.property + suffix, inValues('json-server', filter));
+      else add(filter.property + suffix, operator === 'like' ? escapeRegExp(String(filter.value)) : filter.value);
     }
     return params;
   },
   reader: { totalHeader: 'X-Total-Count' },
-  supportsBatch: false,
-};
+});
 
 const DJANGO_LOOKUPS: Partial<Record<string, string>> = { '>': 'gt', '>=': 'gte', '<': 'lt', '<=': 'lte', like: 'icontains', in: 'in' };
 
-const djangoRest: Preset = {
+const djangoRest = builtIn({
   trailingSlash: true,
   pageParam: 'page',
   limitParam: 'page_size',
-  startParam: null,
   noCache: false,
   serializeSorters: minusSort('ordering'),
   serializeFilters: (filters) => {
     const params: Params = {};
     for (const filter of filters) {
-      const operator = filter.operator ?? '=';
+      const operator = operatorOf(filter);
       if (operator === 'search') params.search = filter.value;
       else if (operator === '=') params[filter.property] = filter.value;
       else {
         const lookup = DJANGO_LOOKUPS[operator];
         if (lookup === undefined) unsupported('django-filter', filter, '=, >, >=, <, <=, like (icontains), in and search');
-        params[`${filter.property}__${lookup}`] = operator === 'in' ? inValues('django-filter', filter).map((value) => commaSafe('django-filter', filter, value)).join(',') : filter.value;
+        params[`${filter.property}__${lookup}`] = operator === 'in' ? commaList('django-filter', filter) : filter.value;
       }
     }
     return params;
@@ -161,8 +175,7 @@ const djangoRest: Preset = {
     rootProperty: (data) => (isPlainObject(data) && Array.isArray(data.results) ? data.results : data),
     totalProperty: 'count',
   },
-  supportsBatch: false,
-};
+});
 
 /**
  * Equality filters as `field=value`, the style of Rails scopes and Spring's Querydsl binding.
@@ -173,7 +186,7 @@ function equalityFilters(server: string, repeatForIn: boolean): (filters: Filter
   return (filters) => {
     const params: Params = {};
     for (const filter of filters) {
-      const operator = filter.operator ?? '=';
+      const operator = operatorOf(filter);
       if (operator === '=') params[filter.property] = filter.value;
       else if (operator === 'in' && repeatForIn) params[filter.property] = inValues(server, filter);
       else unsupported(server, filter, repeatForIn ? 'equality filters (field=value) and in (field=a&field=b)' : 'equality filters (field=value) only');
@@ -182,10 +195,9 @@ function equalityFilters(server: string, repeatForIn: boolean): (filters: Filter
   };
 }
 
-const rails: Preset = {
+const rails = builtIn({
   pageParam: 'page',
   limitParam: 'per_page',
-  startParam: null,
   serializeSorters: minusSort('sort'),
   serializeFilters: equalityFilters('rails', false),
   reader: {
@@ -201,8 +213,7 @@ const rails: Preset = {
   writer: {
     rootProperty: (request) => entityKey(request.operation.records[0]?.getModelClass()),
   },
-  supportsBatch: false,
-};
+});
 
 /**
  * `filter[name]=Ed`, the style of Spatie's Laravel query builder and of most JSON:API servers;
@@ -215,9 +226,9 @@ function bracketFilters(server: string, allowLike: boolean): (filters: Filter[])
   return (filters) => {
     const params: Params = {};
     for (const filter of filters) {
-      const operator = filter.operator ?? '=';
+      const operator = operatorOf(filter);
       const key = `filter[${filter.property}]`;
-      if (operator === 'in') params[key] = inValues(server, filter).map((value) => commaSafe(server, filter, value)).join(',');
+      if (operator === 'in') params[key] = commaList(server, filter);
       else if (operator === '=' || (operator === 'like' && allowLike)) params[key] = commaSafe(server, filter, filter.value);
       else unsupported(server, filter, supported);
     }
@@ -225,29 +236,25 @@ function bracketFilters(server: string, allowLike: boolean): (filters: Filter[])
   };
 }
 
-const laravel: Preset = {
+const laravel = builtIn({
   pageParam: 'page',
   limitParam: 'per_page',
-  startParam: null,
   serializeSorters: minusSort('sort'),
   serializeFilters: bracketFilters('laravel', true),
   reader: {
     rootProperty: (data) => (isPlainObject(data) && 'data' in data ? data.data : data),
     totalProperty: (data) => (isPlainObject(data) ? (isPlainObject(data.meta) ? data.meta.total : data.total) : undefined),
   },
-  supportsBatch: false,
-};
+});
 
-const springDataRest: Preset = {
+const springDataRest = builtIn({
   pageParam: 'page',
   firstPage: 0,
   limitParam: 'size',
-  startParam: null,
   serializeSorters: (sorters) => ({ sort: sorters.map((s) => `${s.property},${lower(s)}`) }),
   serializeFilters: equalityFilters('spring-data-rest', true),
   reader: { rootProperty: halRoot, totalProperty: 'page.totalElements', transformRecord: halRecord },
-  supportsBatch: false,
-};
+});
 
 /** The JSON:API `type` of a request's records: the last segment of the collection url. */
 function jsonApiType(url: string | undefined): string {
@@ -256,10 +263,9 @@ function jsonApiType(url: string | undefined): string {
   return (segments.pop() ?? 'resources').replace(/\.\w+$/, '');
 }
 
-const jsonApi: Preset = {
+const jsonApi = builtIn({
   pageParam: 'page[number]',
   limitParam: 'page[size]',
-  startParam: null,
   actionMethods: { update: 'PATCH' },
   headers: { Accept: 'application/vnd.api+json' },
   serializeSorters: minusSort('sort'),
@@ -275,8 +281,7 @@ const jsonApi: Preset = {
       return record.phantom ? { type, attributes } : { type, id: String(record.getId()), attributes };
     },
   },
-  supportsBatch: false,
-};
+});
 
 export const builtInPresets: Record<string, Preset> = {
   'json-server': jsonServer,

@@ -1,6 +1,6 @@
-import { JsonReader, toReader, type JsonReaderConfig } from '../../reader/JsonReader.js';
+import { toReader, type JsonReaderConfig } from '../../reader/JsonReader.js';
 import { describeValue, isPlainObject } from '../../util/options.js';
-import { JsonWriter, toWriter, type JsonWriterConfig } from '../../writer/JsonWriter.js';
+import { toWriter, type JsonWriterConfig } from '../../writer/JsonWriter.js';
 import { restSchema, type RestProxyConfig } from '../RestProxy.js';
 import { builtInPresets } from './builtIn.js';
 
@@ -20,6 +20,14 @@ export interface Preset extends Omit<RestProxyConfig, 'preset' | 'url' | 'api' |
 const NOT_CONVENTIONS = new Set(['preset', 'url', 'api', 'model', 'fetch']);
 
 const presets = new Map<string, Preset>(Object.entries(builtInPresets));
+
+/** A copy down to the reader and writer configs, so that the registry shares no object with its callers. */
+function copyPreset(preset: Preset): Preset {
+  const copy: Preset = { ...preset };
+  if (preset.reader !== undefined) copy.reader = { ...preset.reader };
+  if (preset.writer !== undefined) copy.writer = { ...preset.writer };
+  return copy;
+}
 
 /** Check a preset as the RestProxy would check its options, so a mistake names the preset at once. */
 function checkPreset(name: string, preset: Record<string, unknown>): void {
@@ -62,10 +70,7 @@ export function registerPreset(name: string, preset: Preset): void {
   if (!isPlainObject(preset)) throw new TypeError(`registerPreset: preset "${name}" must be an object of RestProxy options, got ${describeValue(preset)}`);
   checkPreset(name, preset);
   // A copy, so that later changes to the object given do not change proxies made afterwards.
-  const copy: Preset = { ...preset };
-  if (preset.reader !== undefined) copy.reader = { ...preset.reader };
-  if (preset.writer !== undefined) copy.writer = { ...preset.writer };
-  presets.set(name, copy);
+  presets.set(name, copyPreset(preset));
 }
 
 /**
@@ -74,11 +79,7 @@ export function registerPreset(name: string, preset: Preset): void {
  */
 export function getPreset(name: string): Preset | undefined {
   const preset = presets.get(name);
-  if (preset === undefined) return undefined;
-  const copy: Preset = { ...preset };
-  if (preset.reader !== undefined) copy.reader = { ...preset.reader };
-  if (preset.writer !== undefined) copy.writer = { ...preset.writer };
-  return copy;
+  return preset === undefined ? undefined : copyPreset(preset);
 }
 
 export function hasPreset(name: string): boolean {
@@ -90,8 +91,8 @@ export function presetNames(): string[] {
   return [...presets.keys()];
 }
 
-/** A copy without the entries whose value is undefined. */
-function withoutUndefined<T extends object>(value: T): T {
+/** A copy without the entries whose value is undefined (`{}` for undefined). */
+function withoutUndefined<T extends object>(value: T | undefined): Partial<T> {
   const copy = { ...value };
   for (const key of Object.keys(copy)) if (Reflect.get(copy, key) === undefined) Reflect.deleteProperty(copy, key);
   return copy;
@@ -107,6 +108,14 @@ function isObject(value: unknown): boolean {
 
 function bothObjects(preset: unknown, given: unknown): boolean {
   return isObject(preset) && isObject(given);
+}
+
+/**
+ * A preset's reader or writer config with the given config's entries over it (a copy when none
+ * is given); a reader or writer instance, not a plain object, replaces it whole.
+ */
+function underGiven<C extends object, I extends object>(preset: C, given: C | I | undefined): C | I {
+  return given === undefined || isObject(given) ? { ...preset, ...withoutUndefined(given) } : given;
 }
 
 /**
@@ -133,22 +142,13 @@ export function applyPreset(config: RestProxyConfig): RestProxyConfig {
   // An option given as undefined is not given: the preset's value stays (null or '' turns a param off).
   const given = withoutUndefined(config);
   const merged: RestProxyConfig = { ...options, ...given };
-  // A reader or writer config is merged with the preset's; an instance replaces it whole.
-  const givenReader = given.reader;
-  if (reader !== undefined && !(givenReader instanceof JsonReader)) {
-    merged.reader = givenReader === undefined ? { ...reader } : bothObjects(reader, givenReader) ? { ...reader, ...withoutUndefined(givenReader) } : givenReader;
-  }
-  const givenWriter = given.writer;
-  if (writer !== undefined && !(givenWriter instanceof JsonWriter)) {
-    merged.writer = givenWriter === undefined ? { ...writer } : bothObjects(writer, givenWriter) ? { ...writer, ...withoutUndefined(givenWriter) } : givenWriter;
-  }
+  if (reader !== undefined) merged.reader = underGiven(reader, given.reader);
+  if (writer !== undefined) merged.writer = underGiven(writer, given.writer);
   // Objects of independent entries are added to the preset's (and win entry by entry) instead of
   // replacing them all, as a partial actionMethods keeps the defaults for the actions it leaves out.
   const { headers, actionMethods, extraParams } = given;
-  if (options.headers !== undefined && headers !== undefined && bothObjects(options.headers, headers)) merged.headers = { ...options.headers, ...headers };
-  if (options.actionMethods !== undefined && actionMethods !== undefined && bothObjects(options.actionMethods, actionMethods)) {
-    merged.actionMethods = { ...options.actionMethods, ...withoutUndefined(actionMethods) };
-  }
-  if (options.extraParams !== undefined && extraParams !== undefined && bothObjects(options.extraParams, extraParams)) merged.extraParams = { ...options.extraParams, ...extraParams };
+  if (bothObjects(options.headers, headers)) merged.headers = { ...options.headers, ...headers };
+  if (bothObjects(options.actionMethods, actionMethods)) merged.actionMethods = { ...options.actionMethods, ...withoutUndefined(actionMethods) };
+  if (bothObjects(options.extraParams, extraParams)) merged.extraParams = { ...options.extraParams, ...extraParams };
   return merged;
 }
