@@ -17,15 +17,27 @@ export function median(values) {
  * Run the variants after `warmup` rounds, `runs` rounds each, alternating the order from round
  * to round (A B C, C B A, ...), with a gc before each run when gc is exposed. Each run returns
  * an object of named timings (ms). Returns, per variant, the list of each timing.
+ *
+ * A run may also return `keep`: what it made (its store, its list), held until the variant's
+ * next run, as an app holds its data. Without it, the forced gc before every run collects every
+ * object of the shapes the run made, V8 then drops the optimized code that depends on those
+ * shapes ("weak objects" in --trace-deopt), and each run pays for compiling it again; an app
+ * whose records stay alive does not.
  */
 export async function alternate(variants, { warmup, runs, gc }) {
-  for (let i = 0; i < warmup; i++) for (const variant of variants) await variant.run();
+  const kept = new Map();
+  const run = async (variant) => {
+    const { keep, ...timings } = await variant.run();
+    kept.set(variant.name, keep);
+    return timings;
+  };
+  for (let i = 0; i < warmup; i++) for (const variant of variants) await run(variant);
   const samples = Object.fromEntries(variants.map((variant) => [variant.name, []]));
   for (let round = 0; round < runs; round++) {
     const order = round % 2 === 0 ? variants : [...variants].reverse();
     for (const variant of order) {
       gc?.();
-      samples[variant.name].push(await variant.run());
+      samples[variant.name].push(await run(variant));
     }
   }
   return samples;

@@ -170,7 +170,7 @@ async function syncSection() {
       await store.sync(options);
       const t1 = now();
       checkStore(store);
-      return { sync: t1 - t0, cpu: cpuMs(c0) };
+      return { sync: t1 - t0, cpu: cpuMs(c0), keep: store };
     },
   });
 
@@ -186,7 +186,7 @@ async function syncSection() {
         for (let i = 0; i < list.length; i++) list[i].id = saved[i].id;
         const t1 = now();
         if (saved.length !== count) throw new Error('raw bulk POST: wrong count');
-        return { sync: t1 - t0, cpu: cpuMs(c0) };
+        return { sync: t1 - t0, cpu: cpuMs(c0), keep: list };
       },
     },
     storeSyncCase('rest-proxy batched', batchedProxy),
@@ -206,7 +206,31 @@ async function syncSection() {
         });
         const t1 = now();
         if (list.some((item) => typeof item.id !== 'number')) throw new Error('raw POSTs: missing ids');
-        return { sync: t1 - t0, cpu: cpuMs(c0) };
+        return { sync: t1 - t0, cpu: cpuMs(c0), keep: list };
+      },
+    },
+    {
+      // What a request costs once it can time out (as every rest-proxy request can: timeout
+      // defaults to 30 s): an AbortController, its signal handed to fetch, and a timer.
+      name: 'raw POSTs with a timeout',
+      async run() {
+        const list = items();
+        const c0 = process.cpuUsage();
+        const t0 = now();
+        await pool(list, async (item) => {
+          const controller = new AbortController();
+          const timer = setTimeout(() => controller.abort(), 30_000);
+          try {
+            const response = await fetch(postUrl, { method: 'POST', headers, body: JSON.stringify(item), signal: controller.signal });
+            const saved = await response.json();
+            item.id = saved.id;
+          } finally {
+            clearTimeout(timer);
+          }
+        });
+        const t1 = now();
+        if (list.some((item) => typeof item.id !== 'number')) throw new Error('raw POSTs with a timeout: missing ids');
+        return { sync: t1 - t0, cpu: cpuMs(c0), keep: list };
       },
     },
     storeSyncCase('rest-proxy unbatched', singleProxy, User, { concurrency }),
@@ -222,7 +246,7 @@ async function syncSection() {
         }));
         const t1 = now();
         if (collection.models.some((model) => model.isNew())) throw new Error('backbone: unsaved models');
-        return { sync: t1 - t0, cpu: cpuMs(c0) };
+        return { sync: t1 - t0, cpu: cpuMs(c0), keep: collection };
       },
     },
   ];

@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { TARGETS, measureAll } from './bundle-size.mjs';
+import { median as medianOf } from './cases.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
@@ -314,6 +315,13 @@ for (const [group, baseline] of [['batched', 'raw bulk POST'], ['unbatched', 'ra
 }
 out.push(table(['kind', 'variant', 'runs', 'ms', 'x raw', 'client CPU ms', 'CPU x raw'], syncRows, ['l', 'l', 'r', 'r', 'r', 'r', 'r']));
 out.push('client CPU: process.cpuUsage() of the bench process over the same span (the server is another process); the targets use the wall time of the typed model (its dates are written as ISO strings and read back from the answer); the untyped rows are for comparison.');
+const withTimeout = results.sync.unbatched['raw POSTs with a timeout'];
+const unbatchedLib = results.sync.unbatched['rest-proxy unbatched'];
+if (withTimeout && unbatchedLib) {
+  // Paired by round, as the other ratios are.
+  const paired = (key) => medianOf(unbatchedLib[key].runs.map((value, i) => value / withTimeout[key].runs[i]));
+  out.push(`Against raw POSTs that can time out (an AbortController and a timer per request, as every rest-proxy request has): rest-proxy unbatched ${x(paired('sync'))} wall, ${x(paired('cpu'))} CPU.`);
+}
 
 }
 if (results.url) {
