@@ -176,7 +176,7 @@ export function loadVariants({ lib, Backbone, url, n, mode, now, cpu }) {
         const sink = readAllPlain(data);
         const t2 = now();
         check(data.length, n, sink);
-        return timings(t0, t1, t2, c0, c1, cpu?.());
+        return { ...timings(t0, t1, t2, c0, c1, cpu?.()), keep: data };
       },
     },
     {
@@ -191,7 +191,7 @@ export function loadVariants({ lib, Backbone, url, n, mode, now, cpu }) {
         const sink = readAllRecords(store);
         const t2 = now();
         check(store.getCount(), n, sink);
-        return timings(t0, t1, t2, c0, c1, cpu?.());
+        return { ...timings(t0, t1, t2, c0, c1, cpu?.()), keep: store };
       },
     },
     {
@@ -206,7 +206,7 @@ export function loadVariants({ lib, Backbone, url, n, mode, now, cpu }) {
         const sink = readAllRecords(collection.models);
         const t2 = now();
         check(collection.length, n, sink);
-        return timings(t0, t1, t2, c0, c1, cpu?.());
+        return { ...timings(t0, t1, t2, c0, c1, cpu?.()), keep: collection };
       },
     },
   ];

@@ -36,6 +36,24 @@ export function canonicalIsoTime(text: string): number {
   if (year < 100 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) {
     return NaN;
   }
-  const time = Date.UTC(year, month - 1, day, hour, minute, second, ms);
-  return day <= 28 || new Date(time).getUTCDate() === day ? time : NaN;
+  if (day > 28 && day > daysInMonth(year, month)) return NaN;
+  return daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+}
+
+/**
+ * Days from 1970-01-01 to a date of the proleptic Gregorian calendar, as Date.UTC counts them
+ * (H. Hinnant's days_from_civil; integer arithmetic only, several times faster than Date.UTC).
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }

@@ -47,6 +47,15 @@ describe('canonicalIsoTime', () => {
     );
   });
 
+  it('knows the leap years of the Gregorian calendar, centuries included', () => {
+    for (const text of ['2000-02-29T00:00:00.000Z', '2024-02-29T12:00:00.000Z', '1600-02-29T00:00:00.000Z', '2023-04-30T00:00:00.000Z', '2023-12-31T23:59:59.999Z']) {
+      expect(canonicalIsoTime(text), text).toBe(Date.parse(text));
+    }
+    for (const text of ['1900-02-29T00:00:00.000Z', '2100-02-29T00:00:00.000Z', '2023-02-29T00:00:00.000Z', '2023-04-31T00:00:00.000Z', '2023-02-30T00:00:00.000Z']) {
+      expect(canonicalIsoTime(text), text).toBeNaN();
+    }
+  });
+
   it('answers NaN for other forms', () => {
     for (const text of ['2024-03-01', '2024-03-01T09:30:00Z', '2024-03-01T09:30:00.000+01:00', '2024-03-01 09:30:00.000Z', '2024-03-01T09:30:00.00xZ', '', 'not a date at all, no....']) {
       expect(canonicalIsoTime(text), text).toBeNaN();
