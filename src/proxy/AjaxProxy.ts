@@ -593,7 +593,9 @@ export class AjaxProxy extends ServerProxy {
       return;
     }
     const items = resultSet.records.filter(isPlainObject);
-    this.commitWrite(operation, items, this.locationId(response), (message) =>
+    // A Location header gives the id of one created record whose answer has none.
+    const assignedId = operation.action === 'create' && operation.records.length === 1 ? this.locationId(response) : undefined;
+    this.commitWrite(operation, items, assignedId, (message) =>
       this.fail('server', request, `${label()} failed: ${message}`, { status: response.status, statusText: response.statusText, response, body }),
     );
     const single = operation.records.length === 1 ? operation.records[0] : undefined;
@@ -633,20 +635,24 @@ export class AjaxProxy extends ServerProxy {
   }
 
   private parseBody(request: Request, response: Response, text: string): unknown {
-    const type = response.headers.get('content-type') ?? '';
     // Made for an error only.
     const details = (): ProxyErrorDetails => ({ status: response.status, statusText: response.statusText, response, body: text });
-    if (type.includes('html') || /^\s*</.test(text)) {
+    let failure: unknown;
+    // What does not start as markup is parsed first: the content type is read only when that fails.
+    if (!/^\s*</.test(text)) {
+      try {
+        return JSON.parse(text);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    if (failure === undefined || (response.headers.get('content-type') ?? '').includes('html')) {
       const title = htmlTitle(text);
       throw this.fail('parse', request, `${this.describe(request)} answered ${response.status} with an HTML page${title ? ` ("${title}")` : ''} instead of JSON; check that the url points at the API and not at a web page or a login screen`, details());
     }
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      const cut = /end of (JSON )?input|Unterminated/i.test(reason) ? ' (the body looks cut short)' : '';
-      throw this.fail('parse', request, `${this.describe(request)} answered ${response.status} but the body is not valid JSON${cut}: ${reason}; it starts with ${JSON.stringify(text.slice(0, 60))}`, { ...details(), cause: error });
-    }
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    const cut = /end of (JSON )?input|Unterminated/i.test(reason) ? ' (the body looks cut short)' : '';
+    throw this.fail('parse', request, `${this.describe(request)} answered ${response.status} but the body is not valid JSON${cut}: ${reason}; it starts with ${JSON.stringify(text.slice(0, 60))}`, { ...details(), cause: failure });
   }
 
   private httpError(request: Request, response: Response, text: string): ProxyError {

@@ -153,6 +153,14 @@ describe('JsonReader: success false and unreadable bodies', () => {
     expect(error.kind).toBe('parse');
   });
 
+  it('a text/html error page that does not start with markup is still named an HTML page; JSON labelled text/html is read', async () => {
+    const page = await proxyErrorOf(read(proxyAnswering({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: 'Service temporarily unavailable' })));
+    expect(page.kind).toBe('parse');
+    expect(page.message).toMatch(/HTML page/);
+    const mislabelled = await read(proxyAnswering({ status: 200, headers: { 'content-type': 'text/html' }, body: '[{"id":1,"name":"Ed"}]' }));
+    expect(mislabelled.resultSet?.records).toHaveLength(1);
+  });
+
   it('Ext pitfall 22 fixed for writes: a create answered with an unparseable 201 is not committed', async () => {
     const fetch = recordingFetch(() => ({ status: 201, headers: { 'content-type': 'application/json' }, body: '{"id": 5, "na' }));
     const proxy = new RestProxy({ url: 'http://api.test/users', model: User, fetch, retry: 0 });
