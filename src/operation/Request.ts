@@ -22,9 +22,8 @@ export class Request {
   #built = false;
   method: string;
   params: Record<string, unknown>;
-  #headers: Record<string, string>;
-  /** The headers sent, made into `headers` when first read (most requests never read them). */
-  #sentHeaders: Headers | undefined = undefined;
+  /** The headers: the operation's until the request is sent, then every header that was sent (by lower-case name). */
+  headers: Record<string, string>;
   /** The body the writer produced (undefined: no body). */
   jsonData: unknown;
   /** The cache buster's value, chosen once so that buildUrl gives the same url every time. */
@@ -40,25 +39,6 @@ export class Request {
   set url(url: string | undefined) {
     this.#url = url;
     this.#built = false;
-  }
-
-  /** The headers: the operation's until the request is sent, then every header that was sent. */
-  get headers(): Record<string, string> {
-    if (this.#sentHeaders !== undefined) {
-      this.#headers = Object.fromEntries(this.#sentHeaders.entries());
-      this.#sentHeaders = undefined;
-    }
-    return this.#headers;
-  }
-
-  set headers(headers: Record<string, string>) {
-    this.#headers = headers;
-    this.#sentHeaders = undefined;
-  }
-
-  /** Keep the headers that were sent (AjaxProxy calls this): `headers` gives them from then on. */
-  setSentHeaders(headers: Headers): void {
-    this.#sentHeaders = headers;
   }
 
   /** True while `url` is the one `buildUrl` produced (setting `url` clears it). */
@@ -81,7 +61,7 @@ export class Request {
     this.#url = config.url;
     this.method = config.method ?? 'GET';
     this.params = config.params ?? {};
-    this.#headers = config.headers ?? {};
+    this.headers = config.headers ?? {};
     this.jsonData = config.jsonData;
   }
 }

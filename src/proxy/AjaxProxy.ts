@@ -141,6 +141,23 @@ function isRecordLike(value: unknown): value is RecordLike {
 }
 
 /** Base64 of UTF-8 text (btoa alone fails on non-Latin-1 characters). */
+/** The fetch init of a request, before any hook: its headers by lower-case name. */
+type SendInit = RequestInit & { headers: Record<string, string> };
+
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const BAD_HEADER_VALUE = /[\0\r\n]|[^\0-\xff]/;
+
+/** Add headers by lower-case name, refusing what fetch would (as a Headers would, with a clearer message). */
+function addHeaders(into: Record<string, string>, headers: Record<string, string>): void {
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    if (!HEADER_NAME.test(name)) throw new TypeError(`the header name ${JSON.stringify(name)} is not valid (letters, digits and !#$%&'*+-.^_\`|~ only)`);
+    if (BAD_HEADER_VALUE.test(value)) throw new TypeError(`the value of the header "${name}" is not valid (no line breaks, NUL or characters beyond \\xFF): ${JSON.stringify(value)}`);
+    into[name.toLowerCase()] = value.trim();
+  }
+}
+
 function base64(text: string): string {
   let binary = '';
   for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
@@ -302,22 +319,26 @@ export class AjaxProxy extends ServerProxy {
     );
   }
 
-  private buildHeaders(request: Request, hasBody: boolean): Headers {
-    const headers = new Headers({ Accept: 'application/json' });
-    if (hasBody) headers.set('Content-Type', this.writer.contentType);
-    for (const [name, value] of Object.entries(this.headers)) headers.set(name, value);
-    for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
+  /**
+   * The headers of a request, by lower-case name (as fetch sends them): a plain object rather
+   * than a Headers, which fetch would copy into its own anyway.
+   */
+  private buildHeaders(request: Request, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (hasBody) headers['content-type'] = this.writer.contentType;
+    addHeaders(headers, this.headers);
+    addHeaders(headers, request.headers);
     if (this.username !== undefined) {
-      headers.set('Authorization', `Basic ${base64(`${this.username}:${this.password ?? ''}`)}`);
+      headers['authorization'] = `Basic ${base64(`${this.username}:${this.password ?? ''}`)}`;
     }
     const records = request.operation.records;
     const method = request.method;
     if (this.etag && records.length === 1 && (method === 'PUT' || method === 'PATCH' || method === 'DELETE')) {
       const etag = records[0]?.etag;
-      if (etag !== undefined && !headers.has('If-Match')) headers.set('If-Match', etag);
+      if (etag !== undefined) headers['if-match'] ??= etag;
     }
-    if (this.idempotencyKey && request.action === 'create' && records.length > 0 && !headers.has('Idempotency-Key')) {
-      headers.set('Idempotency-Key', records.length === 1 ? (records[0]?.idempotencyKey ?? '') : batchKey(records));
+    if (this.idempotencyKey && request.action === 'create' && records.length > 0) {
+      headers['idempotency-key'] ??= records.length === 1 ? (records[0]?.idempotencyKey ?? '') : batchKey(records);
     }
     return headers;
   }
@@ -348,7 +369,7 @@ export class AjaxProxy extends ServerProxy {
     }
     const url = this.finalUrl(request, params);
     const headers = this.buildHeaders(request, body !== undefined);
-    request.setSentHeaders(headers);
+    request.headers = headers;
     const init = {
       method,
       headers,
@@ -361,7 +382,7 @@ export class AjaxProxy extends ServerProxy {
       const controller = new AbortController();
       return this.whileNotAborted(request, controller, this.sendWithRetries(request, url, init, controller.signal));
     }
-    const key = `${removeQueryParam(url, this.cacheString)}\n${JSON.stringify([...headers.entries()])}`;
+    const key = `${removeQueryParam(url, this.cacheString)}\n${JSON.stringify(headers)}`;
     let shared = this.#inflight.get(key);
     if (shared === undefined) {
       const controller = new AbortController();
@@ -427,7 +448,7 @@ export class AjaxProxy extends ServerProxy {
   private sendWithRetries(
     request: Request,
     url: string,
-    init: RequestInit & { headers: Headers },
+    init: SendInit,
     signal: AbortSignal | undefined,
   ): Promise<Exchange> {
     // Tried once and without hooks (a POST without an idempotency key): the request is its one try.
@@ -438,7 +459,7 @@ export class AjaxProxy extends ServerProxy {
   private async tryUntilDone(
     request: Request,
     url: string,
-    init: RequestInit & { headers: Headers },
+    init: SendInit,
     signal: AbortSignal | undefined,
   ): Promise<Exchange> {
     const retry = this.retry;
@@ -446,9 +467,13 @@ export class AjaxProxy extends ServerProxy {
     let hookRetried = false;
     let ambiguous = false;
     for (let attempt = 1; ; attempt++) {
-      // A copy per try only when a hook may change it (the first try of a plain request uses init).
-      const tryInit = attempt === 1 && this.onRequest === undefined ? init : { ...init, headers: new Headers(init.headers) };
-      if (this.onRequest) await this.onRequest({ request, url, init: tryInit, attempt });
+      // A copy per try only when a hook may change it.
+      let tryInit: RequestInit = init;
+      if (this.onRequest) {
+        const copy = { ...init, headers: new Headers(init.headers) };
+        await this.onRequest({ request, url, init: copy, attempt });
+        tryInit = copy;
+      }
       let exchange: Exchange | undefined;
       let failure: ProxyError | undefined;
       try {

@@ -125,6 +125,25 @@ describe('AjaxProxy: headers', () => {
     await ajaxProxy().read(new Operation({ action: 'read' }));
     expect(fetch.last().headers.authorization).toBeUndefined();
   });
+
+  it('a configured header replaces a default one whatever its case, and request.headers shows what was sent', async () => {
+    const proxy = ajaxProxy({ headers: { 'CONTENT-TYPE': 'application/vnd.api+json', Accept: ' application/vnd.api+json ' } });
+    const operation = new Operation({ action: 'create', records: [new User({ name: 'New' })], headers: { 'X-Trace': 't1' } });
+    await proxy.create(operation);
+    expect(fetch.last().headers['content-type']).toBe('application/vnd.api+json');
+    expect(fetch.last().headers.accept).toBe('application/vnd.api+json');
+    expect(operation.request?.headers).toEqual({ accept: 'application/vnd.api+json', 'content-type': 'application/vnd.api+json', 'x-trace': 't1' });
+  });
+
+  it("a header fetch would refuse fails the operation with kind 'config' naming it, and nothing is sent", async () => {
+    const badName = await proxyErrorOf(ajaxProxy({ headers: { 'X Trace': 'abc' } }).read(new Operation({ action: 'read' })));
+    expect(badName.kind).toBe('config');
+    expect(badName.message).toMatch(/"X Trace"/);
+    const badValue = await proxyErrorOf(ajaxProxy().read(new Operation({ action: 'read', headers: { 'X-Trace': 'a\r\nSet-Cookie: x=1' } })));
+    expect(badValue.kind).toBe('config');
+    expect(badValue.message).toMatch(/"X-Trace"/);
+    expect(fetch.calls).toHaveLength(0);
+  });
 });
 
 describe('AjaxProxy: params and body', () => {
