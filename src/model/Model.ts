@@ -361,8 +361,9 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return converted;
   }
 
-  readStored(name: string): unknown {
-    return this.data[name];
+  storedIsoDate(name: string): string | undefined {
+    const value = this.data[name];
+    return typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) && this.info().byName.get(name)?.type === 'date' ? value : undefined;
   }
 
   /** A value of field `name` in its type, as readField gives it (a snapshot may hold it as stored). */

@@ -69,8 +69,11 @@ export interface RecordLike {
   getId(): unknown;
   /** The current (converted) value of a field. */
   readField(name: string): unknown;
-  /** A field's value as stored: before the conversion of its first read (a date may still be the server's string). */
-  readStored(name: string): unknown;
+  /**
+   * The value of a date field still held as the canonical ISO 8601 string it would be written as
+   * (`YYYY-MM-DDTHH:mm:ss.sssZ`, not converted yet), else undefined: the writer sends it as it is.
+   */
+  storedIsoDate(name: string): string | undefined;
   /** All current values, converted, keyed by field name. */
   getData(): Record<string, unknown>;
   isModified(name: string): boolean;

@@ -1,6 +1,5 @@
 import type { Request } from '../operation/Request.js';
 import type { FieldInfo, RecordLike } from '../operation/types.js';
-import { canonicalIsoTime } from '../util/isoDate.js';
 import { applyOptions, defineOptions, is, option, type OptionSchema } from '../util/options.js';
 
 /** How Dates are written: ISO 8601 (default), UNIX seconds, milliseconds, or your function. */
@@ -137,9 +136,9 @@ export class JsonWriter {
         if (!all && !record.isModified(field.name)) continue;
         if (isoDates && field.type === 'date' && field.serialize === undefined) {
           // A date still held as the canonical ISO string it would be written as: written as is.
-          const stored = record.readStored(field.name);
-          if (typeof stored === 'string' && !Number.isNaN(canonicalIsoTime(stored))) {
-            out[outputKey(field)] = stored;
+          const iso = record.storedIsoDate(field.name);
+          if (iso !== undefined) {
+            out[outputKey(field)] = iso;
             continue;
           }
         }
