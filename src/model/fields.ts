@@ -103,6 +103,8 @@ export class Field implements FieldInfo {
   readonly customConvert: FieldConfig['convert'];
   /** Converted on first read, not when a record is made from server data (built-in types only). */
   readonly lazy: boolean;
+  /** The type's check, looked up once (readField calls it on every read of a lazy field). */
+  readonly #inType: (value: unknown) => boolean;
 
   constructor(declaration: FieldDeclaration, modelName: string) {
     const config: FieldConfig = typeof declaration === 'string' ? { name: declaration } : declaration;
@@ -133,10 +135,11 @@ export class Field implements FieldInfo {
     this.allowNull = config.allowNull ?? true;
     this.customConvert = config.convert;
     this.lazy = type !== 'auto' && config.convert === undefined;
+    this.#inType = CONVERTED[type];
   }
 
   isConverted(value: unknown): boolean {
-    return CONVERTED[this.type](value) || (value === null && this.allowNull);
+    return this.#inType(value) || (value === null && this.allowNull);
   }
 
   /** Convert a value; INVALID when it cannot be. */
