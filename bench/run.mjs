@@ -234,7 +234,7 @@ results.meta = {
   loadAverage: { start: loadAtStart, end: loadavg()[0] },
   quick,
   seconds: Math.round((Date.now() - started) / 1000),
-  method: 'medians of alternated runs (A B C, C B A, ...) after warm-up, gc before each run; ratio = median of per-round ratios to the baseline',
+  method: 'medians of alternated runs (A B C, C B A, ...) after warm-up, gc before each run, each run holding what it made until its next run; ratio = median of per-round ratios to the baseline',
 };
 if (only === undefined) writeFileSync(join(benchDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
@@ -256,7 +256,7 @@ const runsOf = (summary) => summary.load?.runs?.length ?? summary.sync?.runs?.le
 const { source } = results.meta;
 out.push(`rest-proxy bench: Node ${process.version}, ${results.load.browser?.version ? `Chromium ${results.load.browser.version}` : 'no browser'}, ${cpus().length} cores (load average ${results.meta.loadAverage.start.toFixed(1)} at start, ${results.meta.loadAverage.end.toFixed(1)} at end), ${results.meta.date}${quick ? ' [QUICK: too few runs to trust]' : ''}`);
 out.push(`src: ${source.commit ? `${source.commit.slice(0, 10)}${source.srcModified ? ' + uncommitted changes' : ''}` : 'no git'}, sha256 ${source.srcSha256}`);
-out.push('Times are medians (ms) of alternated runs after warm-up, gc before each; "x" = median of the per-round ratios to the floor.');
+out.push('Times are medians (ms) of alternated runs after warm-up, gc before each, each run holding what it made until its next run (as an app holds its data); "x" = median of the per-round ratios to the floor.');
 for (const env of ['node', 'browser'].filter((name) => wanted(name === 'node' ? 'load' : 'browser'))) {
   const load = results.load[env];
   out.push('', `## 1. Load through a Store on a RestProxy (pageSize 0), ${env === 'node' ? 'Node' : 'headless Chromium'}`);
