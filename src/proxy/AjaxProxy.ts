@@ -283,13 +283,14 @@ export class AjaxProxy extends ServerProxy {
 
   /**
    * Whether a 412 says only that this record's earlier write, whose answer was lost, was applied
-   * (its current version is that write), while this request carries newer edits. The record then
-   * takes the ETag of the 412, so the request can be sent again instead of failing as a conflict.
+   * (its current version is that write), while this request carries newer edits or removes the
+   * record. The record then takes the ETag of the 412, so the request can be sent again instead
+   * of failing as a conflict.
    */
   private answersOwnEarlierWrite(request: Request, exchange: Exchange, error: unknown): boolean {
     const records = request.operation.records;
     const record = records.length === 1 ? records[0] : undefined;
-    if (!this.etag || !(error instanceof ProxyError) || error.status !== 412 || request.action !== 'update' || !record?.outcomeUnknown) return false;
+    if (!this.etag || !(error instanceof ProxyError) || error.status !== 412 || request.action === 'create' || request.action === 'read' || !record?.outcomeUnknown) return false;
     const etag = exchange.response.headers.get('etag');
     if (etag === null || !echoes(record.unconfirmedWrite, error.body)) return false;
     record.etag = etag;

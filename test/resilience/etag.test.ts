@@ -242,6 +242,20 @@ describe('an edit made after an unanswered PUT', () => {
     expect(item.etag).toBe('"1-3"');
   });
 
+  it('nor is removing the record: its DELETE takes the ETag of its own applied write and is sent again', async () => {
+    const Item = etagModel({ retry: 0 });
+    const item = await Item.load(1);
+    item.set('name', 'first');
+    server.inject({ type: 'reset-after', match: { method: 'PUT' } });
+    expect((await proxyErrorOf(item.save())).kind).toBe('network');
+    expect(row(1)?.['name']).toBe('first'); // applied, though no answer came back
+
+    await item.destroy();
+    const deletes = requestsOf(server, 'DELETE');
+    expect(deletes.map((request) => request.headers['if-match'])).toEqual(['"1-1"', '"1-2"']);
+    expect(row(1)).toBeUndefined();
+  });
+
   it('is still a conflict when someone else changed the record meanwhile', async () => {
     const Item = etagModel({ retry: 0 });
     const item = await Item.load(1);
