@@ -83,10 +83,10 @@ interface RecordMeta {
   version: number;
 }
 
-/** What a record looked like when a write was sent. */
 /** What mergeServerData returns when nothing changed. */
 const NONE_CHANGED: readonly string[] = Object.freeze([]);
 
+/** What a record looked like when a write was sent. */
 class WriteSnapshot {
   /** `version`: the record's meta.version then, or -1 when it had no meta (never taken as unedited). */
   constructor(readonly values: Record<string, unknown>, readonly version: number) {}
@@ -361,6 +361,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return converted;
   }
 
+  /** {@inheritDoc RecordLike.storedIsoDate} */
   storedIsoDate(name: string): string | undefined {
     const value = this.data[name];
     return typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) && this.info().byName.get(name)?.type === 'date' ? value : undefined;

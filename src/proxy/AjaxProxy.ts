@@ -140,7 +140,6 @@ function isRecordLike(value: unknown): value is RecordLike {
   return typeof value === 'object' && value !== null && 'beginWrite' in value && 'getModelClass' in value;
 }
 
-/** Base64 of UTF-8 text (btoa alone fails on non-Latin-1 characters). */
 /** The fetch init of a request, before any hook: its headers by lower-case name. */
 type SendInit = RequestInit & { headers: Record<string, string> };
 
@@ -154,10 +153,11 @@ function addHeaders(into: Record<string, string>, headers: Record<string, string
     if (value === undefined) continue;
     if (!HEADER_NAME.test(name)) throw new TypeError(`the header name ${JSON.stringify(name)} is not valid (letters, digits and !#$%&'*+-.^_\`|~ only)`);
     if (BAD_HEADER_VALUE.test(value)) throw new TypeError(`the value of the header "${name}" is not valid (no line breaks, NUL or characters beyond \\xFF): ${JSON.stringify(value)}`);
-    into[name.toLowerCase()] = value.trim();
+    into[name.toLowerCase()] = value.replace(/^[\t ]+|[\t ]+$/g, '');
   }
 }
 
+/** Base64 of UTF-8 text (btoa alone fails on non-Latin-1 characters). */
 function base64(text: string): string {
   let binary = '';
   for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
