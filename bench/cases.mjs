@@ -175,9 +175,9 @@ export function loadVariants({ lib, Backbone, url, n, mode, now, cpu }) {
   const BbModel = bbModels[mode];
   const proxy = new lib.RestProxy({ url: url(n) });
   const BbCollection = Backbone.Collection.extend({ model: BbModel, url: url(n) });
-  // Typed only: the floor that also turns its dates into Dates when it reads them, for reference.
-  const floorWithDates = {
-    name: 'floor, dates converted on read',
+  /** The floor: fetch + res.json(), then every field read with `readAll`. */
+  const floor = (name, readAll) => ({
+    name,
     async run() {
       const c0 = cpu?.();
       const t0 = now();
@@ -185,29 +185,16 @@ export function loadVariants({ lib, Backbone, url, n, mode, now, cpu }) {
       const data = await response.json();
       const t1 = now();
       const c1 = cpu?.();
-      const sink = readAllPlainDates(data);
+      const sink = readAll(data);
       const t2 = now();
       check(data.length, n, sink);
       return { ...timings(t0, t1, t2, c0, c1, cpu?.()), keep: data };
     },
-  };
+  });
   return [
-    ...(mode === 'typed' ? [floorWithDates] : []),
-    {
-      name: 'floor',
-      async run() {
-        const c0 = cpu?.();
-        const t0 = now();
-        const response = await fetch(url(n));
-        const data = await response.json();
-        const t1 = now();
-        const c1 = cpu?.();
-        const sink = readAllPlain(data);
-        const t2 = now();
-        check(data.length, n, sink);
-        return { ...timings(t0, t1, t2, c0, c1, cpu?.()), keep: data };
-      },
-    },
+    // Typed only, for reference: the floor that also turns its dates into Dates as it reads them.
+    ...(mode === 'typed' ? [floor('floor, dates converted on read', readAllPlainDates)] : []),
+    floor('floor', readAllPlain),
     {
       name: 'rest-proxy',
       async run() {

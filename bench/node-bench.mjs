@@ -192,47 +192,39 @@ async function syncSection() {
     storeSyncCase('rest-proxy batched', batchedProxy),
     storeSyncCase('rest-proxy batched, untyped model', batchedProxy, UntypedUser),
   ];
+  /** One raw POST per item, `concurrency` in flight; `post` sends one body and gives the saved item. */
+  const rawPostsCase = (name, post) => ({
+    name,
+    async run() {
+      const list = items();
+      const c0 = process.cpuUsage();
+      const t0 = now();
+      await pool(list, async (item) => {
+        const saved = await post(JSON.stringify(item));
+        item.id = saved.id;
+      });
+      const t1 = now();
+      if (list.some((item) => typeof item.id !== 'number')) throw new Error(`${name}: missing ids`);
+      return { sync: t1 - t0, cpu: cpuMs(c0), keep: list };
+    },
+  });
   const unbatched = [
-    {
-      name: 'raw POSTs',
-      async run() {
-        const list = items();
-        const c0 = process.cpuUsage();
-        const t0 = now();
-        await pool(list, async (item) => {
-          const response = await fetch(postUrl, { method: 'POST', headers, body: JSON.stringify(item) });
-          const saved = await response.json();
-          item.id = saved.id;
-        });
-        const t1 = now();
-        if (list.some((item) => typeof item.id !== 'number')) throw new Error('raw POSTs: missing ids');
-        return { sync: t1 - t0, cpu: cpuMs(c0), keep: list };
-      },
-    },
-    {
-      // What a request costs once it can time out (as every rest-proxy request can: timeout
-      // defaults to 30 s): an AbortController, its signal handed to fetch, and a timer.
-      name: 'raw POSTs with a timeout',
-      async run() {
-        const list = items();
-        const c0 = process.cpuUsage();
-        const t0 = now();
-        await pool(list, async (item) => {
-          const controller = new AbortController();
-          const timer = setTimeout(() => controller.abort(), 30_000);
-          try {
-            const response = await fetch(postUrl, { method: 'POST', headers, body: JSON.stringify(item), signal: controller.signal });
-            const saved = await response.json();
-            item.id = saved.id;
-          } finally {
-            clearTimeout(timer);
-          }
-        });
-        const t1 = now();
-        if (list.some((item) => typeof item.id !== 'number')) throw new Error('raw POSTs with a timeout: missing ids');
-        return { sync: t1 - t0, cpu: cpuMs(c0), keep: list };
-      },
-    },
+    rawPostsCase('raw POSTs', async (body) => {
+      const response = await fetch(postUrl, { method: 'POST', headers, body });
+      return response.json();
+    }),
+    // What a request costs once it can time out (as every rest-proxy request can: timeout
+    // defaults to 30 s): an AbortController, its signal handed to fetch, and a timer.
+    rawPostsCase('raw POSTs with a timeout', async (body) => {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 30_000);
+      try {
+        const response = await fetch(postUrl, { method: 'POST', headers, body, signal: controller.signal });
+        return await response.json();
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
     storeSyncCase('rest-proxy unbatched', singleProxy, User, { concurrency }),
     storeSyncCase('rest-proxy unbatched, untyped model', singleProxy, UntypedUser, { concurrency }),
     {
