@@ -319,6 +319,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     const removed: M[] = [];
     const indexes: number[] = [];
     const visible = this.visible;
+    // Where each record is shown, found once rather than by a search per removed record.
+    const shownAt = visible === this.#all || wanted.size === 1 ? undefined : new Map(visible.map((record, index) => [record, index]));
     const kept: M[] = [];
     this.#all.forEach((record, index) => {
       if (!wanted.has(record)) {
@@ -326,7 +328,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
         return;
       }
       removed.push(record);
-      indexes.push(visible === this.#all ? index : visible.indexOf(record));
+      indexes.push(visible === this.#all ? index : (shownAt?.get(record) ?? visible.indexOf(record)));
       this.unindex(record);
       // A record whose create is in flight, or was sent unconfirmed, must be destroyed once it
       // exists on the server.
@@ -440,7 +442,12 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     if (own === undefined) return;
     own.unjoin(this);
     const removedAt = this.#removed.indexOf(own);
-    if (removedAt !== -1) this.#removed.splice(removedAt, 1);
+    if (removedAt !== -1) {
+      // Removed from the store before, so not listed: no need to look for it (a sync that
+      // destroys 2,000 of 100,000 records looked through all of them 2,000 times).
+      this.#removed.splice(removedAt, 1);
+      return;
+    }
     const index = this.#all.indexOf(own);
     if (index !== -1) {
       const visibleIndex = this.visible.indexOf(own);
@@ -531,10 +538,11 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Records of the store's model from what the proxy read. */
   private adopt(items: readonly unknown[]): M[] {
+    const model = this.model;
     return items.map((item) => {
-      if (item instanceof this.model) return item;
-      if (item instanceof Model) return recordFromServer(this.model, item.getData());
-      if (isPlainObject(item)) return recordFromServer(this.model, item);
+      if (item instanceof model) return item;
+      if (item instanceof Model) return recordFromServer(model, item.getData());
+      if (isPlainObject(item)) return recordFromServer(model, item);
       throw new ProxyError('parse', `the proxy read ${describeValue(item)} where a record was expected`);
     });
   }
@@ -591,7 +599,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       }
     }
     // Edited records not on the loaded page stay pending for the next sync.
-    const offPage = [...pending.values()].filter((record) => !next.includes(record));
+    const listed = pending.size === 0 ? undefined : new Set(next);
+    const offPage = [...pending.values()].filter((record) => !listed?.has(record));
     for (const record of previous) record.unjoin(this);
     for (const record of this.#offPage) record.unjoin(this);
     for (let i = 0; i < next.length; i++) next[i]?.join(this);

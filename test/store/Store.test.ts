@@ -318,6 +318,20 @@ describe('Store: events', () => {
     expect(seen[0]).toMatchObject({ records: [bob] });
   });
 
+  it('remove gives each removed record the index it was shown at, in a filtered store too', async () => {
+    const store = people();
+    await store.filter('dept', 'eng'); // shows Carol, Bob
+    const carol = store.getById(1);
+    const bob = store.getById(3);
+    const seen: { records: Person[]; indexes: number[] }[] = [];
+    store.on('remove', ({ records, indexes }) => {
+      seen.push({ records, indexes });
+    });
+    if (carol && bob) store.remove([bob, carol]);
+    expect(seen).toEqual([{ records: [carol, bob], indexes: [0, 1] }]);
+    expect(names(store)).toEqual([]);
+  });
+
   it('update fires when a record of the store is edited', () => {
     const store = people();
     const seen: unknown[] = [];
