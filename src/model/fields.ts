@@ -4,6 +4,7 @@ import { describeValue, isPlainObject } from '../util/options.js';
 
 /** A field declaration: a name (type `'auto'`), or a config. */
 export interface FieldConfig {
+  /** The field's name, the key of its value in the record's data. Required. @example { name: 'email', type: 'string' } */
   name: string;
   /**
    * How values are converted: `'auto'` (default: kept as they are), `'string'`, `'int'`,

@@ -1,13 +1,21 @@
 import type { Operation } from './Operation.js';
 import type { Action } from './types.js';
 
+/** The config of a Request. @example new Request({ operation, url: '/users/2', method: 'PUT' }) */
 export interface RequestConfig {
+  /** The operation the request carries out. Required. */
   operation: Operation;
+  /** The action. Default: the operation's. */
   action?: Action;
+  /** The url to start from; `buildUrl` fills in the rest. Default: the proxy's (`getUrl`). */
   url?: string;
+  /** The HTTP verb. Default `'GET'`; the proxy sets the verb of the action before sending. */
   method?: string;
+  /** Params sent in the query string (or in the body with `paramsAsJson`). Default `{}`. */
   params?: Record<string, unknown>;
+  /** Headers of this request only. Default `{}`. */
   headers?: Record<string, string>;
+  /** The body, as the writer produced it. Default none. */
   jsonData?: unknown;
 }
 

@@ -1,8 +1,12 @@
-/** What a reader made of a response. */
+/** What a reader made of a response. @example new ResultSet({ records, total: 120 }) */
 export interface ResultSetConfig<R> {
+  /** The records read. Default `[]`. */
   records?: R[];
+  /** The total on the server (all pages). Default: the number of records. */
   total?: number;
+  /** False when the server said `success: false`. Default true. */
   success?: boolean;
+  /** The server's message, when it gave one. Default none. */
   message?: string | undefined;
 }
 

@@ -15,7 +15,9 @@ const types = new Map<string, ProxyClass>([
 
 /** A proxy config: `{ type: 'rest', url: '/users', ... }`. */
 export interface ProxyTypeConfig {
+  /** The registered type name: `'rest'`, `'ajax'`, `'memory'`, or one added with registerProxy. Required. */
   type: string;
+  /** The options of that proxy class, checked by its constructor. */
   [option: string]: unknown;
 }
 

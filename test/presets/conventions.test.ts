@@ -9,16 +9,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Model, RestProxy, Store, type Filter, type Sorter } from '../../src/index.js';
 import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
 import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
-
-interface UserData {
-  id: number;
-  name: string;
-  email: string;
-  age: number;
-}
+import type { PresetName, UserData } from './fixtures.js';
 
 type Row = Record<string, unknown>;
-type PresetName = 'django-rest' | 'rails' | 'laravel' | 'spring-data-rest' | 'json-api';
 
 const SEED: UserData[] = [
   { id: 1, name: 'Ed', email: 'ed@example.com', age: 30 },

@@ -7,13 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Model, ProxyError, RestProxy, Store, type RequestHookContext } from '../../src/index.js';
 import { startJsonServer, type JsonServer } from '../server/jsonServer.js';
-
-interface UserData {
-  id: number;
-  name: string;
-  email: string;
-  age: number;
-}
+import type { UserData } from './fixtures.js';
 
 type Row = Record<string, unknown>;
 

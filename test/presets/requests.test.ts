@@ -9,15 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Model, ProxyError, Store, type Filter, type Sorter } from '../../src/index.js';
 import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
-
-interface UserData {
-  id: number;
-  name: string;
-  email: string;
-  age: number;
-}
-
-type PresetName = 'django-rest' | 'rails' | 'laravel' | 'spring-data-rest' | 'json-api';
+import type { PresetName, UserData } from './fixtures.js';
 
 const NAMES = ['Ed', 'Fred', 'Eddie', 'Ted', 'Alice', 'Bob'];
 const SEED: UserData[] = Array.from({ length: 30 }, (_, i) => ({

@@ -10,15 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Model, Store, type Filter } from '../../src/index.js';
 import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
 import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
-
-interface UserData {
-  id: number;
-  name: string;
-  email: string;
-  age: number;
-}
-
-type PresetName = 'django-rest' | 'rails' | 'laravel' | 'spring-data-rest' | 'json-api';
+import type { PresetName, UserData } from './fixtures.js';
 
 const SEED: UserData[] = [
   { id: 1, name: 'Ed', email: 'ed@example.com', age: 30 },
