@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import type { Context } from './conventions/context.js';
 import { CONVENTIONS } from './conventions/index.js';
+import { cors, exposeHeaders } from './cors.js';
 import { FAULT_TYPES, FaultPlan } from './faults.js';
 import { htmlReply, jsonReply, parseJson, Timers } from './http.js';
 import { ScriptedRoutes, setHeader, toReply } from './scripted.js';
@@ -80,6 +81,7 @@ function send(res: ServerResponse, reply: Reply, method: string, truncate = fals
   const headers = { ...reply.headers };
   // 204/304 carry no Content-Length unless the convention asks for one (Django sends 0).
   if (reply.status !== 304 && reply.status !== 204) setHeader(headers, 'Content-Length', String(body.length));
+  exposeHeaders(res, headers);
   res.writeHead(reply.status, headers);
   res.end(method === 'HEAD' || reply.status === 204 || reply.status === 304 ? undefined : body);
 }
@@ -173,6 +175,7 @@ export async function startTestServer<R extends object = Db>(options: TestServer
 
   const server = createServer((req, res) => {
     res.on('error', () => undefined);
+    if (cors(req, res)) return;
     handle(req, res).catch(() => destroy(res));
   });
   server.on('connection', (socket: Socket) => {

@@ -1,0 +1,30 @@
+// The library's suites again, in headless Chromium (Debian's /usr/bin/chromium), so the browser's
+// fetch, Headers, AbortSignal and redirect handling are what the proxies run on. `npm run test:browser`.
+import { fileURLToPath } from 'node:url';
+import { playwright } from '@vitest/browser-playwright';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+
+export default defineConfig({
+  resolve: {
+    // Test files import the Node test server; in the browser they get the same interface backed by the hub.
+    alias: [{ find: /^(\.\.\/)+server\/index\.js$/, replacement: fileURLToPath(new URL('./test/server/remote.ts', import.meta.url)) }],
+  },
+  test: {
+    include: ['test/{proxy,resilience,model,store,reader,writer,errors,integration,presets}/**/*.test.ts', 'test/server/interface.test.ts'],
+    // json-server runs as a Node child process.
+    exclude: [...configDefaults.exclude, 'test/presets/json-server.e2e.test.ts'],
+    // The hub: runs in Node, starts and drives the real test servers for the browser tests.
+    globalSetup: ['test/server/hub.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    browser: {
+      enabled: true,
+      headless: true,
+      provider: playwright({ launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS } }),
+      instances: [{ browser: 'chromium' }],
+      screenshotFailures: false,
+    },
+  },
+});
