@@ -4,11 +4,11 @@
  * @module rest-proxy
  */
 export { Model } from './model/Model.js';
-export type { DataOf, IdOf, ModelClass, ModelInit, PersistOptions, RecordOwner } from './model/Model.js';
+export type { DataOf, FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, RecordSnapshot } from './model/Model.js';
 export type { FieldConfig, FieldDeclaration } from './model/fields.js';
 
 export { Store } from './store/Store.js';
-export type { Group, LoadOptions, StoreConfig, StoreEvents, SyncOptions } from './store/Store.js';
+export type { Group, LoadOptions, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions } from './store/Store.js';
 
 export { Proxy } from './proxy/Proxy.js';
 export type { BatchOptions, BatchRecords, ProxyConfig, ProxyEvents, ProxyExceptionEvent, ProxyRetryEvent } from './proxy/Proxy.js';
@@ -17,15 +17,16 @@ export type { Params, ServerProxyConfig } from './proxy/ServerProxy.js';
 export { AjaxProxy } from './proxy/AjaxProxy.js';
 export type { AjaxProxyConfig, FetchFunction, RequestHookContext, ResponseHookContext } from './proxy/AjaxProxy.js';
 export { RestProxy, RestProxy as Rest } from './proxy/RestProxy.js';
-export type { RestProxyConfig } from './proxy/RestProxy.js';
+export type { PresetName, Presets, RestProxyConfig } from './proxy/RestProxy.js';
 export { MemoryProxy } from './proxy/MemoryProxy.js';
 export type { MemoryProxyConfig } from './proxy/MemoryProxy.js';
 export { createProxy, registerProxy } from './proxy/registry.js';
-export type { ProxyClass, ProxyTypeConfig } from './proxy/registry.js';
+export type { ProxyClass, ProxySpec, ProxyTypeConfig, ProxyTypes } from './proxy/registry.js';
 export { getPreset, presetNames, registerPreset } from './proxy/presets/registry.js';
 export type { Preset } from './proxy/presets/registry.js';
-export type { NormalizedRetry, RetryOptions } from './proxy/retry.js';
+export type { NormalizedRetry, RetryOptions } from './http/retry.js';
 export type { Listener } from './util/events.js';
+export type { Subscriber } from './util/notify.js';
 
 export { Operation } from './operation/Operation.js';
 export type { OperationConfig } from './operation/Operation.js';

@@ -17,6 +17,8 @@ import {
   ServerProxy,
   createProxy,
 } from '../src/index.js';
+// The built-in presets are registered where they are imported, as in an app.
+import '../src/presets.js';
 import { recordingFetch } from './helpers/recordingFetch.js';
 
 class User extends Model<{ id: number; name: string }> {

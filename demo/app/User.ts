@@ -1,4 +1,6 @@
 import { Model, type FieldDeclaration } from '../../src/index.js';
+// Registers the built-in presets (json-server's among them), as an app does with 'rest-proxy/presets'.
+import '../../src/presets.js';
 import { requestLog } from './requestLog.js';
 
 export interface UserData {

@@ -1,4 +1,5 @@
-import { getPreset, registerPreset, type ProxyTypeConfig } from '../../src/index.js';
+import { type ProxyTypeConfig } from '../../src/index.js';
+import { getPreset, registerPreset } from '../../src/presets.js';
 import { requestLog } from './requestLog.js';
 
 /** The two switches of the page that change how the proxy builds its requests. */

@@ -7,6 +7,8 @@ import type { ProxyError } from './ProxyError.js';
  */
 export class BatchError extends Error {
   override name = 'BatchError';
+  /** Tells a BatchError from a ProxyError where either may come (a store's `exception` event, its snapshot's `error`). */
+  readonly kind = 'batch';
   readonly batch: Batch;
   /** The error of each failed operation, in run order. */
   readonly errors: ProxyError[];

@@ -28,6 +28,8 @@ export interface ProxyErrorDetails {
   cause?: unknown;
   /** Override the default guess of `mayHaveBeenApplied`. */
   mayHaveBeenApplied?: boolean;
+  /** A load replaced by a newer one (see `ProxyError.superseded`). */
+  superseded?: boolean;
 }
 
 /**
@@ -55,6 +57,12 @@ export class ProxyError extends Error {
    * The records stay unsaved either way; retrying an idempotent write is safe.
    */
   readonly mayHaveBeenApplied: boolean;
+  /**
+   * True for a store load that a newer load replaced (kind 'abort'): not a failure to show. A UI
+   * that starts a load from an effect (React's StrictMode runs effects twice) ignores it.
+   * @example store.load().catch((error) => { if (!(error instanceof ProxyError && error.superseded)) show(error); })
+   */
+  readonly superseded: boolean;
 
   constructor(kind: ProxyErrorKind, message: string, details: ProxyErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -70,6 +78,7 @@ export class ProxyError extends Error {
     this.mayHaveBeenApplied =
       details.mayHaveBeenApplied ??
       (kind === 'network' || kind === 'timeout' || kind === 'parse' || kind === 'abort' || this.status >= 500);
+    this.superseded = details.superseded ?? false;
   }
 }
 

@@ -1,8 +1,11 @@
 /**
- * Retry policy: which failures are retried, and how long to wait before the next try
- * (exponential backoff with jitter, or the server's Retry-After, always bounded).
+ * Retries: which failures are tried again, how long to wait before the next try (exponential
+ * backoff with jitter, or the server's Retry-After, always bounded), and the layer that does it.
  */
+import { ProxyError } from '../errors/ProxyError.js';
+import { aborted, afterTries } from '../errors/messages.js';
 import { isPlainObject } from '../util/options.js';
+import type { Exchange, Layer } from './types.js';
 
 export interface RetryOptions {
   /** Retries after the first try (so `limit + 1` tries at most). Default 2. */
@@ -75,4 +78,61 @@ export function retryDelay(retry: NormalizedRetry, attempt: number, retryAfter: 
   const exponential = retry.delay * 2 ** (attempt - 1);
   const jittered = exponential * (0.5 + Math.random() * 0.5);
   return Math.min(jittered, retry.backoffLimit);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Try again, after a delay, a retryable request that got no answer (network, timeout) or one of
+ * the retried statuses. The answer it ends with says whether an earlier try may have reached the
+ * server (`ambiguous`): no answer, or a 5xx.
+ */
+export function retrying(policy: NormalizedRetry): Layer {
+  return (next) => (request) => {
+    if (!request.retryable) return next(request, 1);
+    return (async (): Promise<Exchange> => {
+      let ambiguous = false;
+      for (let attempt = 1; ; attempt++) {
+        let exchange: Exchange | undefined;
+        let failure: ProxyError | undefined;
+        try {
+          exchange = await next(request, attempt);
+        } catch (error) {
+          if (!(error instanceof ProxyError) || (error.kind !== 'network' && error.kind !== 'timeout')) throw error;
+          failure = error;
+        }
+        const status = exchange?.response.status;
+        if (attempt > policy.limit || (status !== undefined && !policy.statusCodes.includes(status))) {
+          if (exchange !== undefined) return ambiguous ? { ...exchange, ambiguous } : exchange;
+          if (failure !== undefined && attempt > 1) throw new ProxyError(failure.kind, afterTries(failure.message, attempt), { cause: failure.cause });
+          if (failure !== undefined) throw failure;
+        }
+        // A try that got no answer, or a server error, may still have been applied.
+        ambiguous ||= failure !== undefined || (status !== undefined && status >= 500);
+        const delay = retryDelay(policy, attempt, exchange?.response.headers.get('retry-after') ?? null);
+        request.onRetry?.(attempt, delay, failure?.kind === 'timeout' ? 'timeout' : failure ? 'network' : (status ?? 0));
+        try {
+          await sleep(delay, request.signal);
+        } catch (error) {
+          throw new ProxyError('abort', aborted(request.label, 'waiting'), { cause: error });
+        }
+      }
+    })();
+  };
 }

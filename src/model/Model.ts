@@ -1,23 +1,20 @@
 import { ProxyError, type FieldErrors } from '../errors/ProxyError.js';
+import { noRecordRead } from '../errors/messages.js';
 import { Operation } from '../operation/Operation.js';
+import { ERASE, FAIL, SEND, STORED_DATE, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import { isValidId, type Action, type FieldInfo, type RecordLike } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
+import { Subscribers, type Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { readPath } from '../util/path.js';
-import { Field, INVALID, sameValue, type FieldDeclaration } from './fields.js';
-
-/** Something that holds records and wants to hear of their changes (a Store). */
-export interface RecordOwner {
-  /** The proxy records of this owner are saved through, when it has its own. */
-  readonly proxy?: Proxy | undefined;
-  afterEdit(record: Model<object>, modifiedFieldNames: string[]): void;
-  afterCommit(record: Model<object>, modifiedFieldNames: string[]): void;
-  afterReject(record: Model<object>): void;
-  afterErase(record: Model<object>): void;
-}
+import { INVALID, sameValue, type Field, type FieldDeclaration } from './fields.js';
+import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type RecordMeta, type RecordOwner } from './internal.js';
+import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
+import { fromServerValue, getData, mergeServerValues, readField } from './values.js';
+import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
+import { isPhantom, mayExist, NEW, SAVED, type WriteState } from './writeState.js';
 
 /** Options of save, destroy, load and reload. */
 export interface PersistOptions {
@@ -34,22 +31,13 @@ export interface PersistOptions {
 /** A model class as a static method sees its `this`. */
 export interface ModelClass<T extends Model = Model> {
   new (data?: Record<string, unknown>): T;
-  readonly name: string;
+  /** The declared proxy (a proxy or a config), if any. */
+  readonly proxy: Proxy | ProxyTypeConfig | undefined;
   getEntityName(): string;
   idProperty: string;
   clientIdProperty: string | undefined;
   getProxy(): Proxy;
   getFields(): readonly FieldInfo[];
-}
-
-/** Make a record of `model` that adopts server data as is (converted lazily). */
-export function recordFromServer<T extends Model>(model: ModelClass<T>, data: Record<string, unknown>): T {
-  adopting = data;
-  try {
-    return new model();
-  } finally {
-    adopting = undefined;
-  }
 }
 
 /** The values a record is made of: any of its fields, each of its type (or null). */
@@ -61,145 +49,96 @@ export type DataOf<M> = M extends Model<infer D> ? D : Record<string, unknown>;
 /** The type of a model's id: its `id` field's type, when it declares one. */
 export type IdOf<D> = D extends { id: infer I } ? I : unknown;
 
-/** What a record knows beyond its values; null for a clean record loaded from a server. */
-interface RecordMeta {
-  phantom: boolean;
-  /** The previous values of changed fields. */
-  modified: Record<string, unknown> | undefined;
-  clientId: string | undefined;
-  errors: FieldErrors | undefined;
-  etag: string | undefined;
-  idempotencyKey: string | undefined;
-  /** The save or destroy in flight (saves of one record run one after the other). */
-  writing: Promise<unknown> | undefined;
-  erased: boolean;
-  /** The values of the first try of a create not yet confirmed (its replay answers for them). */
-  firstSent: Record<string, unknown> | undefined;
-  batchKey: string | undefined;
-  outcomeUnknown: boolean;
-  /** The body of that write, when it was of this record alone. */
-  unconfirmedWrite: unknown;
-  /** Counts the changes of the values, so that a write's answer can tell "not edited since it was sent" at once. */
-  version: number;
+/** A record's field errors: the server's messages per field (a field of the model, or another key the server used). */
+export type FieldErrorsOf<D> = { readonly [K in keyof D]?: readonly string[] } & { readonly [field: string]: readonly string[] | undefined };
+
+/**
+ * What a record looks like at one moment, for a UI: frozen, and a new object only when something
+ * visible changed (so React, Vue and Svelte can compare it by identity).
+ */
+export class RecordSnapshot<M extends Model<object> = Model> {
+  /** Every value, converted (a frozen copy). */
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly phantom: boolean;
+  readonly dirty: boolean;
+  readonly saving: boolean;
+  readonly erased: boolean;
+  readonly errors: FieldErrorsOf<DataOf<M>>;
+
+  readonly #id: unknown;
+
+  constructor(readonly record: M) {
+    this.values = Object.freeze(record.getData());
+    this.#id = record.getId();
+    this.phantom = record.phantom;
+    this.dirty = record.dirty;
+    this.saving = record.saving;
+    this.erased = record.erased;
+    this.errors = record.errors;
+    Object.freeze(this);
+  }
+
+  /** The id then (typed like `record.getId`). */
+  getId(): IdOf<DataOf<M>> | undefined;
+  getId(): unknown {
+    return this.#id;
+  }
+
+  /** A value as it was when the snapshot was taken (typed like `record.get`). */
+  get<K extends keyof DataOf<M> & string>(name: K): DataOf<M>[K];
+  get(name: string): unknown;
+  get(name: string): unknown {
+    return this.values[name];
+  }
+
+  /** Whether another snapshot shows the same (so the older one can be kept). */
+  sameAs(other: RecordSnapshot<M>): boolean {
+    if (other.record !== this.record || other.phantom !== this.phantom || other.dirty !== this.dirty || other.saving !== this.saving) return false;
+    if (other.erased !== this.erased || other.errors !== this.errors || !sameValue(other.#id, this.#id)) return false;
+    const keys = Object.keys(this.values);
+    return keys.length === Object.keys(other.values).length && keys.every((key) => sameValue(this.values[key], other.values[key]));
+  }
 }
 
-/** What mergeServerData returns when nothing changed. */
-const NONE_CHANGED: readonly string[] = Object.freeze([]);
-
-/** What a record looked like when a write was sent. */
-class WriteSnapshot {
-  /** `version`: the record's meta.version then, or -1 when it had no meta (never taken as unedited). */
-  constructor(readonly values: Record<string, unknown>, readonly version: number) {}
-}
-
-interface ModelInfo {
-  model: typeof Model;
-  idProperty: string;
-  entityName: string;
-  fields: Field[];
-  byName: Map<string, Field>;
-  /** Fields converted when a record is made from server data (mapping, custom convert, default). */
-  eager: Field[];
-  idField: Field | undefined;
-  /** The first segment of every field mapping: keys of server data that belong to a mapped field. */
-  mappedRoots: Set<string>;
-}
-
-/** Where a model class keeps its field table: on its prototype, for a fast lookup per record. */
-const INFO: unique symbol = Symbol('modelInfo');
 const proxies = new WeakMap<object, Proxy>();
 let clientIds = 0;
 const NO_ERRORS: FieldErrors = Object.freeze({});
 
-/** The field table of a model class, built once. */
-function infoOf(model: typeof Model): ModelInfo {
-  const cached: ModelInfo | undefined = Object.hasOwn(model.prototype, INFO) ? model.prototype[INFO] : undefined;
-  if (cached !== undefined) return cached;
-  const declarations: FieldDeclaration[] = [];
-  const chain: (typeof Model)[] = [];
-  for (let current: unknown = model; isModelClass(current) && current !== Model; current = Object.getPrototypeOf(current)) {
-    chain.unshift(current);
-  }
-  for (const cls of chain) {
-    if (!Object.hasOwn(cls, 'fields')) continue;
-    const own: unknown = cls.fields;
-    if (!Array.isArray(own)) throw new TypeError(`${cls.name}.fields must be an array of field names or configs, got ${describeValue(own)}`);
-    declarations.push(...own);
-  }
-  const byName = new Map<string, Field>();
-  for (const declaration of declarations) {
-    const field = new Field(declaration, model.name);
-    byName.set(field.name, field);
-  }
-  const fields = [...byName.values()];
-  const info: ModelInfo = {
-    model,
-    idProperty: model.idProperty,
-    entityName: model.entityName || model.name,
-    fields,
-    byName,
-    eager: fields.filter((field) => field.mapping !== undefined || field.customConvert !== undefined || field.defaultValue !== undefined),
-    idField: byName.get(model.idProperty),
-    mappedRoots: new Set(fields.flatMap((field) => (field.mapping === undefined ? [] : [field.mapping.split('.')[0] ?? field.mapping]))),
-  };
-  Object.defineProperty(model.prototype, INFO, { value: info, enumerable: false, configurable: true });
-  return info;
-}
-
-function uuid(): string {
-  const crypto: unknown = Reflect.get(globalThis, 'crypto');
-  const randomUUID = typeof crypto === 'object' && crypto !== null ? Reflect.get(crypto, 'randomUUID') : undefined;
-  if (typeof randomUUID === 'function') {
-    const value: unknown = Reflect.apply(randomUUID, crypto, []);
-    if (typeof value === 'string') return value;
-  }
-  let text = '';
-  for (let i = 0; i < 32; i++) text += Math.floor(Math.random() * 16).toString(16);
-  return `${text.slice(0, 8)}-${text.slice(8, 12)}-4${text.slice(13, 16)}-a${text.slice(17, 20)}-${text.slice(20)}`;
-}
-
-/** One piece of work tracked as the write of several records (a sync), and those records. */
-interface TrackedWork {
-  settled: Promise<unknown>;
-  metas: RecordMeta[];
-}
-
-const TRACKED = new WeakMap<Promise<unknown>, TrackedWork>();
-
-/**
- * Make `work` (settled either way) the write of the record of `meta`. A sync tracks one promise,
- * and ends the writes of all its records in one callback, not one per record.
- */
-function trackShared(work: Promise<unknown>, meta: RecordMeta): void {
-  let tracked = TRACKED.get(work);
-  if (tracked === undefined) {
-    const metas: RecordMeta[] = [];
-    const settled = work.then(() => undefined, () => undefined);
-    void settled.then(() => {
-      for (const each of metas) if (each.writing === settled) each.writing = undefined;
-    });
-    tracked = { settled, metas };
-    TRACKED.set(work, tracked);
-  }
-  tracked.metas.push(meta);
-  meta.writing = tracked.settled;
-}
-
-/** Set while `fromServer` constructs a record, so the constructor adopts server data as is. */
+/** Set while `recordFromServer` constructs a record, so that the constructor adopts server data as is. */
 let adopting: Record<string, unknown> | undefined;
+
+/** Make a record of `model` that adopts server data as is (converted lazily). */
+export function recordFromServer<T extends Model>(model: ModelClass<T>, data: Record<string, unknown>): T {
+  adopting = data;
+  try {
+    return new model();
+  } finally {
+    adopting = undefined;
+  }
+}
+
+function unknownField(info: ModelInfo, where: string, name: string): TypeError {
+  return new TypeError(`${entityNameOf(info.model)}${where}: unknown field "${name}" (fields: ${info.fields.map((field) => field.name).join(', ')})`);
+}
+
+function convertOrThrow(record: Model<object>, field: Field, value: unknown): unknown {
+  const converted = field.convert(value, record);
+  if (converted === INVALID) throw new TypeError(`${entityNameOf(recordInfo(record).model)}.${field.name}: cannot convert ${describeValue(value)} to ${field.type}`);
+  return converted;
+}
 
 /**
  * A typed record. Declare a model by subclassing:
  *
  *     class User extends Model<{ id: number; name: string; email: string }> {
- *       static fields = ['id', 'name', { name: 'email', type: 'string' }];
- *       static proxy = { type: 'rest', url: '/users' };
+ *       static override fields = ['id', 'name', { name: 'email', type: 'string' }];
+ *       static override proxy = { type: 'rest', url: '/users' };
  *     }
  *
  * A record made without an id is phantom (new): `save()` creates it (POST), and once the server
  * has given it an id, `save()` updates it (PUT).
  */
-export class Model<D extends object = Record<string, unknown>> implements RecordLike {
+export class Model<D extends object = Record<string, unknown>> implements RecordLike, Internals {
   /** The fields: names (type 'auto') or configs. A subclass's fields add to its parent's. */
   static fields: readonly FieldDeclaration[] = [];
   /** The proxy: a Proxy, or a config such as `{ type: 'rest', url: '/users' }` (made once per class). */
@@ -208,52 +147,57 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   static idProperty = 'id';
   /** The property in a server's answer that echoes a new record's client id (and that the writer sends). Default none. */
   static clientIdProperty: string | undefined = undefined;
-  /** The name used in messages and by presets; default the class name. */
+  /**
+   * The name used in messages, client ids and by presets that need one (Rails' `{ "user": ... }`).
+   * Default: the last segment of the proxy's url (`users`); never the class name, which
+   * minifiers rename. @example static override entityName = 'User';
+   */
   static entityName = '';
 
-  /** The model's field table (on the prototype; see infoOf). @internal */
-  declare [INFO]: ModelInfo | undefined;
-
-  /** The values, by field name; built-in types are converted on first read. Use get() and set(). */
-  private data: Record<string, unknown>;
-  private meta: RecordMeta | null;
-  private owners: RecordOwner | RecordOwner[] | null;
+  /** @internal */
+  declare readonly [INFO]: ModelInfo | undefined;
+  /** @internal */
+  [DATA]: Record<string, unknown>;
+  /** @internal */
+  [META]: RecordMeta | null;
+  /** @internal */
+  [OWNERS]: RecordOwner | RecordOwner[] | null;
 
   constructor(data?: ModelInit<D>) {
-    this.owners = null;
+    this[OWNERS] = null;
     const info = infoOf(new.target);
     const raw = adopting;
     if (raw !== undefined) {
       // From a server: the parsed object is adopted as is, and converted lazily.
       adopting = undefined;
-      this.data = raw;
-      this.meta = null;
+      this[DATA] = raw;
+      this[META] = null;
       const eager = info.eager;
       for (let i = 0; i < eager.length; i++) {
         const field = eager[i];
-        if (field !== undefined) raw[field.name] = this.fromServerValue(field, raw);
+        if (field !== undefined) raw[field.name] = fromServerValue(this, field, raw);
       }
       return;
     }
     if (data !== undefined && !isPlainObject(data)) {
-      throw new TypeError(`${info.entityName}: a record is made of an object of field values, got ${describeValue(data)}`);
+      throw new TypeError(`${entityNameOf(new.target)}: a record is made of an object of field values, got ${describeValue(data)}`);
     }
     const input: Record<string, unknown> = data ?? {};
     const values: Record<string, unknown> = {};
-    this.data = values;
+    this[DATA] = values;
+    for (const key of Object.keys(input)) {
+      if (input[key] !== undefined && !info.byName.has(key) && (info.fields.length > 0 || key === '__proto__')) throw unknownField(info, '', key);
+    }
     for (const field of info.fields) {
       const given = input[field.name];
       const value = given === undefined ? field.makeDefault() : given;
       if (value === undefined) continue;
       // A date given as the canonical ISO string waits for its first read, as a loaded one does:
       // it is valid, and it is written back as it is, never parsed just to be formatted again.
-      values[field.name] = field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : this.convertOrThrow(field, value);
+      values[field.name] = field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : convertOrThrow(this, field, value);
     }
-    for (const key of Object.keys(input)) {
-      if (!info.byName.has(key) && input[key] !== undefined) values[key] = input[key];
-    }
-    const phantom = !isValidId(values[info.idProperty]);
-    this.meta = phantom ? this.newMeta(true) : null;
+    if (info.fields.length === 0) for (const key of Object.keys(input)) if (input[key] !== undefined) values[key] = input[key];
+    this[META] = isValidId(values[info.idProperty]) ? null : newMeta(NEW);
   }
 
   // ---- the class ---------------------------------------------------------------------------
@@ -268,8 +212,9 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return infoOf(this).fields;
   }
 
+  /** The name used in messages and client ids (see `entityName`). */
   static getEntityName(): string {
-    return infoOf(this).entityName;
+    return entityNameOf(this);
   }
 
   /** The proxy of this class, made from `static proxy` the first time it is needed. */
@@ -278,7 +223,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     if (cached) return cached;
     const declared = this.proxy;
     if (declared === undefined) {
-      throw new TypeError(`${this.getEntityName()} has no proxy: declare one, e.g. static proxy = { type: 'rest', url: '/users' }`);
+      throw new TypeError(`${this.getEntityName()} has no proxy: declare one, e.g. static override proxy = { type: 'rest', url: '/users' }`);
     }
     const proxy = createProxy(declared);
     proxy.model ??= this;
@@ -296,104 +241,33 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   /**
-   * Read one record by id (GET /users/2). Resolves with the record; rejects with a TypeError for
-   * an id that cannot be one (undefined, null, ''), or with the ProxyError of the request.
+   * Read one record by id (GET /users/2). Resolves with the record; rejects with a TypeError when
+   * no id is given (undefined, null, ''), or with the ProxyError of the request (kind 'config' for
+   * an id that cannot be put in a url: an object, NaN, `..`).
    */
   static async load<T extends Model>(this: ModelClass<T>, id: unknown, options: PersistOptions = {}): Promise<T> {
-    if (!isValidId(id) || (typeof id !== 'string' && typeof id !== 'number')) {
-      throw new TypeError(`${this.name}.load: the id must be a non-empty string or a number, got ${describeValue(id)}`);
-    }
+    if (id === undefined || id === null || id === '') throw new TypeError(`${this.getEntityName()}.load: an id is needed, got ${describeValue(id)}`);
     const proxy = options.proxy ?? this.getProxy();
     const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
     await proxy.read(operation);
     const item = operation.resultSet?.records[0];
-    if (item === undefined) {
-      throw new ProxyError('server', `${describeRead(operation)} answered no record for id ${JSON.stringify(id)}`, { operation, request: operation.request, response: operation.response });
-    }
+    if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
     if (item instanceof this) return item;
-    return recordFromServer(this, item instanceof Model ? item.data : isPlainObject(item) ? item : {});
+    return recordFromServer(this, item instanceof Model ? item[DATA] : isPlainObject(item) ? item : {});
   }
 
   // ---- values ------------------------------------------------------------------------------
 
   getModelClass(): typeof Model {
-    return this.info().model;
-  }
-
-  private info(): ModelInfo {
-    const info = this[INFO];
-    if (info !== undefined && info.model === this.constructor) return info;
-    const constructor: unknown = this.constructor;
-    return infoOf(isModelClass(constructor) ? constructor : Model);
-  }
-
-  private newMeta(phantom: boolean): RecordMeta {
-    return {
-      phantom, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, idempotencyKey: undefined,
-      writing: undefined, erased: false, firstSent: undefined, batchKey: undefined, outcomeUnknown: false, unconfirmedWrite: undefined, version: 0,
-    };
-  }
-
-  private ensureMeta(): RecordMeta {
-    return (this.meta ??= this.newMeta(false));
-  }
-
-  /** Called on every change of a value (see RecordMeta.version). */
-  private changedValues(): void {
-    if (this.meta !== null) this.meta.version++;
+    const model = recordInfo(this).model;
+    return isModelClass(model) ? model : Model;
   }
 
   /** The value of a field (converted to its type). */
   get<K extends keyof D & string>(name: K): D[K];
+  get(name: string): unknown;
   get(name: string): unknown {
-    return this.readField(name);
-  }
-
-  /** The value of a field, converted on first read for built-in types. */
-  readField(name: string): unknown {
-    const value = this.data[name];
-    if (value === undefined) return undefined;
-    const field = this.info().byName.get(name);
-    if (field === undefined || !field.lazy || field.isConverted(value)) return value;
-    const converted = field.convert(value, this);
-    if (converted === INVALID) return null;
-    this.data[name] = converted;
-    return converted;
-  }
-
-  /** {@inheritDoc RecordLike.storedIsoDate} */
-  storedIsoDate(name: string): string | undefined {
-    const value = this.data[name];
-    return typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) && this.info().byName.get(name)?.type === 'date' ? value : undefined;
-  }
-
-  /** A value of field `name` in its type, as readField gives it (a snapshot may hold it as stored). */
-  private asFieldValue(name: string, value: unknown): unknown {
-    const field = this.info().byName.get(name);
-    if (value === undefined || field === undefined || !field.lazy || field.isConverted(value)) return value;
-    const converted = field.convert(value, this);
-    return converted === INVALID ? null : converted;
-  }
-
-  /** Whether two values of field `name` are the same once in its type. */
-  private sameFieldValue(name: string, a: unknown, b: unknown): boolean {
-    return sameValue(a, b) || sameValue(this.asFieldValue(name, a), this.asFieldValue(name, b));
-  }
-
-  private fromServerValue(field: Field, raw: Record<string, unknown>): unknown {
-    let value = field.mapping === undefined ? raw[field.name] : readPath(raw, field.mapping);
-    if (value === undefined && field.defaultValue !== undefined) value = field.makeDefault();
-    if (field.customConvert === undefined) return value;
-    const converted = field.convert(value, this);
-    return converted === INVALID ? null : converted;
-  }
-
-  private convertOrThrow(field: Field, value: unknown): unknown {
-    const converted = field.convert(value, this);
-    if (converted === INVALID) {
-      throw new TypeError(`${this.info().entityName}.${field.name}: cannot convert ${describeValue(value)} to ${field.type}`);
-    }
-    return converted;
+    return readField(this, name);
   }
 
   /**
@@ -403,192 +277,152 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   set<K extends keyof D & string>(name: K, value: D[K] | null): this;
   set(values: Partial<{ [K in keyof D]: D[K] | null }>): this;
   set(nameOrValues: string | object, value?: unknown): this {
-    const entries: [string, unknown][] =
-      typeof nameOrValues === 'string' ? [[nameOrValues, value]] : isPlainObject(nameOrValues) ? Object.entries(nameOrValues) : [];
     if (typeof nameOrValues !== 'string' && !isPlainObject(nameOrValues)) {
-      throw new TypeError(`${this.info().entityName}.set: expected a field name or an object of values, got ${describeValue(nameOrValues)}`);
+      throw new TypeError(`${entityNameOf(recordInfo(this).model)}.set: expected a field name or an object of values, got ${describeValue(nameOrValues)}`);
     }
-    const info = this.info();
+    const entries: [string, unknown][] = typeof nameOrValues === 'string' ? [[nameOrValues, value]] : Object.entries(nameOrValues);
+    const info = recordInfo(this);
     const converted: [string, unknown, Field | undefined][] = entries.map(([name, raw]) => {
       const field = info.byName.get(name);
-      if (field === undefined && info.fields.length > 0) {
-        throw new TypeError(`${info.entityName}.set: unknown field "${name}" (fields: ${info.fields.map((f) => f.name).join(', ')})`);
-      }
-      return [name, field ? this.convertOrThrow(field, raw) : raw, field];
+      if (field === undefined && (info.fields.length > 0 || name === '__proto__')) throw unknownField(info, '.set', name);
+      return [name, field ? convertOrThrow(this, field, raw) : raw, field];
     });
     const changed: string[] = [];
+    const data = this[DATA];
     for (const [name, next, field] of converted) {
-      const current = this.readField(name);
+      const current = readField(this, name);
       if (sameValue(current, next)) continue;
-      this.data[name] = next;
-      this.changedValues();
+      data[name] = next;
       changed.push(name);
+      const meta = metaOf(this);
+      meta.version++;
       if (field !== undefined && !field.persist) continue;
-      const meta = this.ensureMeta();
       const modified = (meta.modified ??= {});
       if (!(name in modified)) modified[name] = current;
       else if (sameValue(modified[name], next)) delete modified[name];
       if (Object.keys(modified).length === 0) meta.modified = undefined;
     }
-    if (changed.length > 0) this.notify((owner) => owner.afterEdit(this, changed));
+    if (changed.length > 0) {
+      touch(this);
+      eachOwner(this, (owner) => owner.afterEdit(this, changed));
+    }
     return this;
   }
 
   /** The id (undefined for a new record until the server assigns one). */
   getId(): IdOf<D> | undefined;
   getId(): unknown {
-    return this.readField(this.info().idProperty);
+    return readField(this, recordInfo(this).idProperty);
   }
 
   /** Set the id. It does not end phantom: only the server's answer to a create does. */
   setId(id: unknown): this {
-    const name = this.getModelClass().idProperty;
-    const field = this.info().byName.get(name);
-    const value = field ? this.convertOrThrow(field, id) : id;
-    if (!sameValue(this.readField(name), value)) {
-      this.data[name] = value;
-      this.changedValues();
-      this.notify((owner) => owner.afterEdit(this, [name]));
+    const info = recordInfo(this);
+    const name = info.idProperty;
+    const value = info.idField ? convertOrThrow(this, info.idField, id) : id;
+    if (!sameValue(readField(this, name), value)) {
+      this[DATA][name] = value;
+      metaOf(this).version++;
+      touch(this);
+      eachOwner(this, (owner) => owner.afterEdit(this, [name]));
     }
     return this;
   }
 
   /** A copy of all values, converted, by field name. */
   getData(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(this.data)) out[key] = this.readField(key);
-    for (const field of this.info().fields) if (!(field.name in out)) out[field.name] = this.readField(field.name);
-    return out;
+    return getData(this);
   }
 
   // ---- state -------------------------------------------------------------------------------
 
   /** True until the server has assigned an id. */
   get phantom(): boolean {
-    return this.meta?.phantom ?? false;
+    const meta = this[META];
+    return meta !== null && isPhantom(meta.state);
   }
 
   /** Unsaved: phantom, or with changed fields. */
   get dirty(): boolean {
-    const meta = this.meta;
-    return meta !== null && (meta.phantom || meta.modified !== undefined);
+    const meta = this[META];
+    return meta !== null && (meta.modified !== undefined || isPhantom(meta.state));
   }
 
   /** The previous values of the changed fields. */
   get modified(): Partial<D> {
-    const modified = this.meta?.modified;
     const out: Partial<D> = {};
+    const modified = this[META]?.modified;
     if (modified) Object.assign(out, modified);
     return out;
   }
 
-  /** Unique per record: `'User-7'`. Sent as `clientIdProperty` so a server can echo it. */
+  /** Unique per record: `'users-7'`. Sent as `clientIdProperty` so a server can echo it. */
   get clientId(): string {
-    const meta = this.ensureMeta();
-    return (meta.clientId ??= `${this.info().entityName}-${++clientIds}`);
+    const meta = metaOf(this);
+    return (meta.clientId ??= `${entityNameOf(recordInfo(this).model)}-${++clientIds}`);
   }
 
   /** The server's field errors of the last failed save (from a 422 or a 400 with field errors). */
-  get errors(): FieldErrors {
-    return this.meta?.errors ?? NO_ERRORS;
+  get errors(): FieldErrorsOf<D> {
+    return this[META]?.errors ?? NO_ERRORS;
   }
 
   /** The ETag of the record's last response (sent as If-Match when the proxy has `etag: true`). */
   get etag(): string | undefined {
-    return this.meta?.etag;
+    return this[META]?.etag;
   }
 
   set etag(value: string | undefined) {
-    if (value !== undefined || this.meta) this.ensureMeta().etag = value;
-  }
-
-  /** The Idempotency-Key of this record's pending create: the same for every try until it succeeds. */
-  get idempotencyKey(): string {
-    const meta = this.ensureMeta();
-    return (meta.idempotencyKey ??= uuid());
-  }
-
-  /** The key of the batched create this new record was first sent in. */
-  get batchKey(): string | undefined {
-    return this.meta?.batchKey;
-  }
-
-  set batchKey(value: string | undefined) {
-    if (value !== undefined || this.meta) this.ensureMeta().batchKey = value;
-  }
-
-  /** True when the last write failed in a way that may have reached the server (no answer, 5xx). */
-  get outcomeUnknown(): boolean {
-    return this.meta?.outcomeUnknown ?? false;
-  }
-
-  /** The body of the last write that may have been applied without an answer. */
-  get unconfirmedWrite(): unknown {
-    return this.meta?.unconfirmedWrite;
-  }
-
-  failWrite(uncertain: boolean, sent?: unknown): void {
-    const meta = this.ensureMeta();
-    meta.outcomeUnknown = uncertain;
-    meta.unconfirmedWrite = uncertain ? sent : undefined;
-    if (!uncertain && meta.phantom) {
-      // Certainly not created: the next try is a new request (a new key, not a replay).
-      meta.firstSent = undefined;
-      meta.batchKey = undefined;
-      meta.idempotencyKey = undefined;
-    }
-  }
-
-  /** True when a create of this new record was sent and not confirmed: it may exist on the server. */
-  get createSent(): boolean {
-    return this.meta?.firstSent !== undefined;
+    if (value !== undefined || this[META] !== null) metaOf(this).etag = value;
   }
 
   /** True once the record was destroyed on the server (or dropped while new). */
   get erased(): boolean {
-    return this.meta?.erased ?? false;
+    return this[META]?.state.status === 'erased';
   }
 
-  /** True while a save or destroy of this record is in flight. */
+  /** True while a save or destroy of this record is in flight (or waiting for the one before it). */
   get saving(): boolean {
-    return this.meta?.writing !== undefined;
+    return this[META]?.writing !== undefined;
   }
 
   /** The values of the changed fields. */
   getChanges(): Partial<D> {
     const out: Partial<D> = {};
-    const modified = this.meta?.modified;
-    if (modified) for (const name of Object.keys(modified)) Object.assign(out, { [name]: this.readField(name) });
+    const modified = this[META]?.modified;
+    if (modified) for (const name of Object.keys(modified)) Object.assign(out, { [name]: readField(this, name) });
     return out;
   }
 
   isModified(name: string): boolean {
-    const modified = this.meta?.modified;
+    const modified = this[META]?.modified;
     return modified !== undefined && name in modified;
   }
 
   /** Take the current values as saved (no request). A new record stays phantom until the server gives it an id. */
   commit(): this {
-    const meta = this.meta;
+    const meta = this[META];
     const names = meta?.modified ? Object.keys(meta.modified) : [];
     if (meta) {
       meta.modified = undefined;
       meta.errors = undefined;
     }
-    this.notify((owner) => owner.afterCommit(this, names));
+    touch(this);
+    eachOwner(this, (owner) => owner.afterCommit(this, names, false));
     return this;
   }
 
   /** Undo the changes since the last save. */
   reject(): this {
-    const meta = this.meta;
+    const meta = this[META];
     if (meta?.modified) {
-      for (const [name, value] of Object.entries(meta.modified)) this.data[name] = value;
+      for (const [name, value] of Object.entries(meta.modified)) this[DATA][name] = value;
       meta.modified = undefined;
       meta.version++;
     }
     if (meta) meta.errors = undefined;
-    this.notify((owner) => owner.afterReject(this));
+    touch(this);
+    eachOwner(this, (owner) => owner.afterReject(this));
     return this;
   }
 
@@ -600,277 +434,153 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * record run one after the other, so a second save never creates it twice.
    */
   save(options: PersistOptions = {}): Promise<Operation> {
-    return this.serialize(() => this.runSave(options));
+    return enqueue(this, () => runSave(this, options));
   }
 
-  /** Destroy the record (DELETE). A phantom record is dropped without a request. */
+  /** Destroy the record (DELETE). A phantom record is dropped without a request, unless its create may have been applied. */
   destroy(options: PersistOptions = {}): Promise<Operation> {
-    return this.serialize(() => this.runDestroy(options));
+    return enqueue(this, () => runDestroy(this, options));
   }
 
   /** Read the record again; edits not yet saved are kept on top of the server's values. */
   async reload(options: PersistOptions = {}): Promise<this> {
     const id = this.getId();
-    if (!isValidId(id)) throw new TypeError(`${this.info().entityName}.reload: the record has no id yet (it is new); save it first`);
+    if (!isValidId(id) || this.phantom) throw new TypeError(`${entityNameOf(recordInfo(this).model)}.reload: the record has no id yet (it is new); save it first`);
     const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
-    await this.proxyFor(options).read(operation);
+    await proxyOf(this, options).read(operation);
     const item = operation.resultSet?.records[0];
-    if (item === undefined) {
-      throw new ProxyError('server', `${describeRead(operation)} answered no record for id ${JSON.stringify(id)}`, { operation, request: operation.request, response: operation.response });
-    }
-    const fresh = item instanceof Model ? item : isPlainObject(item) ? this.getModelClass().fromServer(item) : undefined;
-    if (fresh) this.mergeRecord(fresh);
+    if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
+    const fresh = item instanceof Model ? item : isPlainObject(item) ? recordFromServer(this.getModelClass(), item) : undefined;
+    if (fresh !== undefined) takeServerRecord(this, fresh);
     return this;
   }
 
-  /**
-   * Take server values as the saved state: fields with local, unsaved edits keep them (they stay
-   * dirty, now against the server's value); the others take the server's value.
-   */
-  mergeServerData(serverData: Record<string, unknown>, written?: Record<string, unknown>): readonly string[] {
-    const values = this.readServerValues(serverData, written);
-    if (values === undefined) return NONE_CHANGED;
-    const meta = this.meta;
-    const modified = meta?.modified;
-    // Made with its first name: usually the only one (the id of a create), so no spare room.
-    let changed: string[] | undefined;
-    for (const name in values) {
-      const value = values[name];
-      if (modified !== undefined && name in modified) {
-        modified[name] = value;
-        if (sameValue(value, this.readField(name))) delete modified[name];
-      } else if (!sameValue(this.readField(name), value)) {
-        this.data[name] = value;
-        if (changed === undefined) changed = [name];
-        else changed.push(name);
-      }
-    }
-    if (changed !== undefined) this.changedValues();
-    if (meta?.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
-    return changed ?? NONE_CHANGED;
-  }
-
-  /** Merge a freshly read copy of this record (see mergeServerData), its ETag included. */
-  mergeRecord(fresh: Model<object>): readonly string[] {
-    if (fresh.etag !== undefined) this.etag = fresh.etag;
-    return this.mergeServerData(fresh.data);
-  }
+  // ---- subscriptions -----------------------------------------------------------------------
 
   /**
-   * Server data by field name, converted (mappings applied; unconvertible values become null).
-   * Values the server echoes exactly as `written` (what the writer sent) are left out: the record
-   * already holds them, so there is nothing to convert nor compare.
+   * Hear of every visible change (values, dirty, phantom, saving, errors): `listener` is called at
+   * once with the current snapshot, then once per change batch, in a later microtask. Returns the
+   * function that unsubscribes. Svelte can use a record as a store (`$record`).
    */
-  private readServerValues(serverData: Record<string, unknown>, written?: Record<string, unknown>): Record<string, unknown> | undefined {
-    const info = this.info();
-    // Made on the first value to merge: a create's answer is mostly the echo of what was sent.
-    let out: Record<string, unknown> | undefined;
-    for (const field of info.fields) {
-      const mapping = field.mapping;
-      const value = mapping === undefined ? serverData[field.name] : readPath(serverData, mapping);
-      if (value === undefined && !((mapping ?? field.name) in serverData)) continue;
-      if (written !== undefined && value !== undefined && mapping === undefined && written[field.name] === value) continue;
-      const converted = field.convert(value, this);
-      (out ??= {})[field.name] = converted === INVALID ? null : converted;
-    }
-    const mapped = info.mappedRoots;
-    for (const key in serverData) {
-      if (!Object.hasOwn(serverData, key)) continue;
-      const value = serverData[key];
-      if (!info.byName.has(key) && !mapped.has(key) && !(written !== undefined && written[key] === value)) (out ??= {})[key] = value;
-    }
-    return out;
+  subscribe(listener: Subscriber<RecordSnapshot<this>>): () => void {
+    const meta = metaOf(this);
+    // `this` is held by the snapshot function, which the subscribers keep on the record itself.
+    const subscribers = (meta.subscribers ??= new Subscribers<unknown>(() => this.getSnapshot()));
+    return subscribers.add(() => listener(this.getSnapshot()));
   }
 
-  private serialize(run: () => Promise<Operation>): Promise<Operation> {
-    const meta = this.ensureMeta();
-    const previous = meta.writing ?? Promise.resolve();
-    const next = previous.then(run, run);
-    meta.writing = next;
-    const settle = (): void => {
-      if (meta.writing === next) meta.writing = undefined;
-    };
-    next.then(settle, settle);
-    return next;
-  }
-
-  /** Run `work` as this record's write: a save of the record waits for it (used by Store.sync). */
-  trackWrite<T>(work: Promise<T>): void {
-    const meta = this.ensureMeta();
-    const previous = meta.writing;
-    if (previous === undefined) {
-      trackShared(work, meta);
-      return;
-    }
-    const next = Promise.all([previous.catch(() => undefined), work.catch(() => undefined)]);
-    meta.writing = next;
-    const settle = (): void => {
-      if (meta.writing === next) meta.writing = undefined;
-    };
-    next.then(settle, settle);
-  }
-
-  private proxyFor(options: PersistOptions): Proxy {
-    if (options.proxy) return options.proxy;
-    const owners = this.owners;
-    const owner = Array.isArray(owners) ? owners[0] : owners;
-    return owner?.proxy ?? this.getModelClass().getProxy();
-  }
-
-  private async runSave(options: PersistOptions): Promise<Operation> {
-    if (this.erased) throw new TypeError(`${this.info().entityName}.save: the record was destroyed; make a new one to create it again`);
-    const action: Action | undefined = this.phantom ? 'create' : this.dirty ? 'update' : undefined;
-    if (action === undefined) {
-      const operation = new Operation({ action: 'update', records: [this] });
-      operation.setSuccessful(new ResultSet({ records: [this] }));
-      return operation;
-    }
-    const operation = new Operation({ action, records: [this], ...requestOptions(options) });
-    const proxy = this.proxyFor(options);
-    await (action === 'create' ? proxy.create(operation) : proxy.update(operation));
-    return operation;
-  }
-
-  private async runDestroy(options: PersistOptions): Promise<Operation> {
-    const operation = new Operation({ action: 'destroy', records: [this], ...requestOptions(options) });
-    if (this.erased) {
-      operation.setSuccessful(new ResultSet({ records: [this] }));
-      return operation;
-    }
-    if (this.phantom && this.createSent) {
-      // Its create may have been applied: confirm it (same idempotency key), then destroy it.
-      await this.runSave(options);
-    }
-    if (this.phantom) {
-      this.completeDestroy();
-      operation.setSuccessful(new ResultSet({ records: [this] }));
-      return operation;
-    }
-    await this.proxyFor(options).destroy(operation);
-    return operation;
-  }
-
-  // ---- the persistence protocol (called by proxies) -----------------------------------------
-
-  beginWrite(action: Action): unknown {
-    const meta = this.meta;
-    const version = meta === null ? -1 : meta.version;
-    if (action === 'destroy') return new WriteSnapshot({}, version);
-    // Copied as stored (a date may still be its ISO string): completeWrite compares values with
-    // sameFieldValue, so nothing is converted just for this.
-    if (meta?.phantom) {
-      const values = { ...this.data };
-      // Shared, not copied: neither is changed afterwards, and `firstSent === sent` tells
-      // completeWrite that this is the first try.
-      meta.firstSent ??= values;
-      return new WriteSnapshot(values, version);
-    }
-    const values: Record<string, unknown> = {};
-    if (meta?.modified) for (const key of Object.keys(meta.modified)) values[key] = this.data[key];
-    return new WriteSnapshot(values, version);
-  }
-
-  completeWrite(snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void {
-    const meta = this.ensureMeta();
-    const sent = snapshot instanceof WriteSnapshot ? snapshot.values : {};
-    // A create re-sent under its idempotency key may be answered for its first try: what the
-    // server holds is then what was first sent, and edits made since must stay unsaved.
-    const baseline = meta.phantom && meta.firstSent !== undefined ? meta.firstSent : sent;
-    const info = this.info();
-    let committed: string[];
-    if (baseline === sent && snapshot instanceof WriteSnapshot && snapshot.version === meta.version) {
-      // No value changed since the write was sent: every sent field is saved as it is.
-      committed = Object.keys(sent);
-      const modified = meta.modified;
-      if (modified !== undefined) for (const name of committed) delete modified[name];
-    } else {
-      committed = [];
-      for (const name of baseline === sent ? Object.keys(sent) : new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
-        const saved = name in baseline ? baseline[name] : sent[name];
-        if (this.sameFieldValue(name, this.readField(name), saved) && (!(name in sent) || this.sameFieldValue(name, sent[name], saved))) {
-          if (meta.modified) delete meta.modified[name];
-          committed.push(name);
-        } else if (info.byName.get(name)?.persist !== false) {
-          (meta.modified ??= {})[name] = this.asFieldValue(name, saved); // edited since it was sent: still unsaved
-        }
-      }
-    }
-    if (meta.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
-    if (serverData !== undefined) {
-      const changed = this.mergeServerData(serverData, written);
-      if (changed.length > 0) committed = committed.concat(changed); // exact size, no growth
-    }
-    if (meta.phantom) {
-      // The id comes from the body, else from the Location header of a 201.
-      const idKey = info.idField?.mapping ?? info.idProperty;
-      if ((serverData === undefined || serverData[idKey] === undefined) && isValidId(assignedId)) {
-        const converted = info.idField ? info.idField.convert(assignedId, this) : assignedId;
-        this.data[info.idProperty] = converted === INVALID ? assignedId : converted;
-        meta.version++;
-      }
-      meta.phantom = false;
-      meta.idempotencyKey = undefined;
-      meta.firstSent = undefined;
-      meta.batchKey = undefined;
-    }
-    meta.outcomeUnknown = false;
-    meta.unconfirmedWrite = undefined;
-    meta.errors = undefined;
-    this.notify((owner) => owner.afterCommit(this, committed));
-  }
-
-  completeDestroy(): void {
-    const meta = this.ensureMeta();
-    meta.erased = true;
-    meta.outcomeUnknown = false;
-    this.notify((owner) => owner.afterErase(this));
-  }
-
-  setServerErrors(errors: FieldErrors): void {
-    this.ensureMeta().errors = Object.keys(errors).length === 0 ? undefined : errors;
-  }
-
-  // ---- owners (stores) ---------------------------------------------------------------------
-
-  /** Called by a store that takes the record in. */
-  join(owner: RecordOwner): void {
-    const owners = this.owners;
-    if (owners === null) this.owners = owner;
-    else if (Array.isArray(owners)) {
-      if (!owners.includes(owner)) owners.push(owner);
-    } else if (owners !== owner) this.owners = [owners, owner];
-  }
-
-  /** Called by a store that lets the record go. */
-  unjoin(owner: RecordOwner): void {
-    const owners = this.owners;
-    if (owners === owner) this.owners = null;
-    else if (Array.isArray(owners)) {
-      const rest = owners.filter((candidate) => candidate !== owner);
-      this.owners = rest.length === 0 ? null : rest.length === 1 ? (rest[0] ?? null) : rest;
-    }
-  }
-
-  /** Whether the record is joined to this owner. */
-  belongsTo(owner: RecordOwner): boolean {
-    const owners = this.owners;
-    return owners === owner || (Array.isArray(owners) && owners.includes(owner));
-  }
-
-  private notify(tell: (owner: RecordOwner) => void): void {
-    const owners = this.owners;
-    if (owners === null) return;
-    if (Array.isArray(owners)) for (const owner of [...owners]) tell(owner);
-    else tell(owners);
+  /** What the record looks like now: the same object until something visible changes. */
+  getSnapshot(): RecordSnapshot<this> {
+    const meta = metaOf(this);
+    const last: unknown = meta.snapshot;
+    if (meta.fresh && isSnapshotOf(last, this)) return last;
+    const next = new RecordSnapshot(this);
+    const kept = isSnapshotOf(last, this) && last.sameAs(next) ? last : next;
+    meta.snapshot = kept;
+    meta.fresh = true;
+    return kept;
   }
 
   toJSON(): Record<string, unknown> {
-    return this.getData();
+    return getData(this);
   }
+
+  // ---- the write protocol (proxies reach it through symbols the package does not export) ----
+
+  /** @internal */
+  get [WRITE_STATE](): WriteState {
+    return this[META]?.state ?? SAVED;
+  }
+
+  /** @internal */
+  [SEND](action: Action, batch?: string): unknown {
+    return sendWrite(this, action, batch);
+  }
+
+  /** @internal */
+  [SUCCEED](snapshot: unknown, item: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void {
+    succeedWrite(this, snapshot, item, assignedId, written);
+  }
+
+  /** @internal */
+  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors): void {
+    failWrite(this, applied, body, errors);
+  }
+
+  /** @internal */
+  [ERASE](): void {
+    eraseRecord(this);
+  }
+
+  /** @internal */
+  [STORED_DATE](name: string): string | undefined {
+    const value = this[DATA][name];
+    return typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) && recordInfo(this).byName.get(name)?.type === 'date' ? value : undefined;
+  }
+}
+
+// Vue's reactive() and ref() leave a record as it is, as markRaw would: a record tells its own
+// changes (subscribe), and a deep proxy over thousands of records would only slow them down.
+Object.defineProperty(Model.prototype, '__v_skip', { value: true });
+
+function isSnapshotOf<M extends Model<object>>(value: unknown, record: M): value is RecordSnapshot<M> {
+  return value instanceof RecordSnapshot && value.record === record;
+}
+
+/**
+ * Take a freshly read copy of a record (its values and ETag): fields with local edits keep them
+ * on top; the stores that hold it and its subscribers hear of the change.
+ */
+export function takeServerRecord(record: Model<object>, fresh: Model<object>): void {
+  if (fresh.etag !== undefined) record.etag = fresh.etag;
+  const changed = mergeServerValues(record, fresh[DATA]);
+  if (changed.length === 0) return;
+  touch(record);
+  eachOwner(record, (owner) => owner.afterCommit(record, changed, false));
 }
 
 export function isModelClass(value: unknown): value is typeof Model {
   return typeof value === 'function' && (value === Model || value.prototype instanceof Model);
+}
+
+/** The proxy a record is saved through: the one given, its store's, else its model's. */
+function proxyOf(record: Model<object>, options: PersistOptions): Proxy {
+  if (options.proxy) return options.proxy;
+  const owners = record[OWNERS];
+  const owner = Array.isArray(owners) ? owners[0] : owners;
+  return owner?.proxy() ?? record.getModelClass().getProxy();
+}
+
+async function runSave(record: Model<object>, options: PersistOptions): Promise<Operation> {
+  if (record.erased) throw new TypeError(`${entityNameOf(recordInfo(record).model)}.save: the record was destroyed; make a new one to create it again`);
+  const action: Action | undefined = record.phantom ? 'create' : record.dirty ? 'update' : undefined;
+  if (action === undefined) {
+    const operation = new Operation({ action: 'update', records: [record] });
+    operation.setSuccessful(new ResultSet({ records: [record] }));
+    return operation;
+  }
+  const operation = new Operation({ action, records: [record], ...requestOptions(options) });
+  const proxy = proxyOf(record, options);
+  await (action === 'create' ? proxy.create(operation) : proxy.update(operation));
+  return operation;
+}
+
+async function runDestroy(record: Model<object>, options: PersistOptions): Promise<Operation> {
+  const operation = new Operation({ action: 'destroy', records: [record], ...requestOptions(options) });
+  const state = record[META]?.state ?? SAVED;
+  if (state.status === 'erased') {
+    operation.setSuccessful(new ResultSet({ records: [record] }));
+    return operation;
+  }
+  // Its create may have been applied: confirm it (same idempotency key), then destroy it.
+  if (mayExist(state)) await runSave(record, options);
+  if (record.phantom) {
+    eraseRecord(record);
+    operation.setSuccessful(new ResultSet({ records: [record] }));
+    return operation;
+  }
+  await proxyOf(record, options).destroy(operation);
+  return operation;
 }
 
 function requestOptions(options: PersistOptions): { params?: Record<string, unknown>; signal?: AbortSignal; headers?: Record<string, string> } {
@@ -879,8 +589,4 @@ function requestOptions(options: PersistOptions): { params?: Record<string, unkn
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
   };
-}
-
-function describeRead(operation: Operation): string {
-  return operation.request ? `${operation.request.method} ${operation.request.url ?? ''}` : `read of id ${JSON.stringify(operation.id)}`;
 }

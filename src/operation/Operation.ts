@@ -1,5 +1,8 @@
 import type { ProxyError } from '../errors/ProxyError.js';
+import { batchOf } from '../model/writeState.js';
+import { newKey } from '../util/ids.js';
 import { applyOptions, defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import { SEND, WRITE_STATE } from './protocol.js';
 import type { Request } from './Request.js';
 import type { ResultSet } from './ResultSet.js';
 import { ACTIONS, type Action, type Filter, type Grouper, type RecordLike, type Sorter } from './types.js';
@@ -35,7 +38,7 @@ export interface OperationConfig<R extends RecordLike = RecordLike> {
 
 const isRecordArray = {
   expect: 'an array of records',
-  test: (v: unknown) => Array.isArray(v) && v.every((r) => typeof r === 'object' && r !== null && 'beginWrite' in r),
+  test: (v: unknown) => Array.isArray(v) && v.every((r) => typeof r === 'object' && r !== null && SEND in r),
 };
 const isArrayOfObjects = {
   expect: 'an array of objects with a property',
@@ -99,8 +102,8 @@ export class Operation<R extends RecordLike = RecordLike> {
   response: Response | undefined = undefined;
   request: Request | undefined = undefined;
   /**
-   * What each record looked like when it was sent (see RecordLike.beginWrite), by its position
-   * in `records`. Arrays rather than Maps keyed by record: a sync of 1,000 makes 1,000 of these.
+   * What each record looked like when it was sent, by its position in `records`. Arrays rather
+   * than Maps keyed by record: a sync of 1,000 makes 1,000 of these.
    */
   snapshots: unknown[] = [];
   /** What the writer wrote for each record (before transformRecord), by its position in `records`. */
@@ -126,9 +129,20 @@ export class Operation<R extends RecordLike = RecordLike> {
     return this.complete && this.success === false;
   }
 
-  /** Record what every record looks like now, before its data is written. */
-  beginWrite(): void {
-    this.snapshots = this.records.map((record) => record.beginWrite(this.action));
+  /**
+   * The write is about to be sent: every record takes note (what it looks like now). The new
+   * records of a batched create share a batch key, the one they were first sent under when they
+   * are sent again.
+   */
+  begin(): void {
+    const records = this.records;
+    const action = this.action;
+    let batch: string | undefined;
+    if (action === 'create' && records.length > 1) {
+      const first = records[0] === undefined ? undefined : batchOf(records[0][WRITE_STATE]);
+      batch = first !== undefined && records.every((record) => batchOf(record[WRITE_STATE]) === first) ? first : newKey();
+    }
+    this.snapshots = records.map((record) => record[SEND](action, batch));
     this.written = [];
   }
 

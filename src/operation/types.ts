@@ -4,6 +4,8 @@
  * one way and no lower layer imports a higher one.
  */
 import type { FieldErrors } from '../errors/ProxyError.js';
+import type { WriteState } from '../model/writeState.js';
+import type { ERASE, FAIL, SEND, STORED_DATE, SUCCEED, WRITE_STATE } from './protocol.js';
 
 export type Action = 'create' | 'read' | 'update' | 'destroy';
 export const ACTIONS: readonly Action[] = ['create', 'read', 'update', 'destroy'];
@@ -50,8 +52,10 @@ export interface FieldInfo {
 
 /** A model class as the reader and writer see it. */
 export interface ModelClassLike {
-  /** The model's name (`'User'`): used in messages and by presets (Rails' `{ user: ... }`). */
+  /** The model's name for messages and client ids: its `entityName`, else one derived from its url. */
   getEntityName(): string;
+  /** The name the model was given (`static entityName`), '' when none: presets that need one (Rails' `{ user: ... }`) use it first. */
+  readonly entityName?: string;
   readonly idProperty: string;
   readonly clientIdProperty: string | undefined;
   /** The declared fields; empty for a model that declares none (every key is then written). */
@@ -60,7 +64,10 @@ export interface ModelClassLike {
   fromServer(data: Record<string, unknown>): RecordLike;
 }
 
-/** A record as the persistence layer sees it (the Model implements it). */
+/**
+ * A record as the persistence layer sees it (the Model implements it): its public face, plus the
+ * write protocol keyed by symbols the package does not export (see protocol.ts).
+ */
 export interface RecordLike {
   readonly phantom: boolean;
   readonly dirty: boolean;
@@ -68,43 +75,33 @@ export interface RecordLike {
   readonly clientId: string;
   getId(): unknown;
   /** The current (converted) value of a field. */
-  readField(name: string): unknown;
-  /**
-   * The value of a date field still held as the canonical ISO 8601 string it would be written as
-   * (`YYYY-MM-DDTHH:mm:ss.sssZ`, not converted yet), else undefined: the writer sends it as it is.
-   */
-  storedIsoDate(name: string): string | undefined;
+  get(name: string): unknown;
   /** All current values, converted, keyed by field name. */
   getData(): Record<string, unknown>;
   isModified(name: string): boolean;
   getModelClass(): ModelClassLike;
   /** The ETag of the record's last response, kept for `If-Match`. */
   etag: string | undefined;
-  /** The key of the record's pending create; the same across every try until it succeeds. */
-  readonly idempotencyKey: string;
-  /** The key of the batched create this new record was first sent in (kept until it succeeds). */
-  batchKey: string | undefined;
-  /** True when the record's last write failed in a way that may have reached the server. */
-  readonly outcomeUnknown: boolean;
-  /** Snapshot what is about to be sent, so that edits made meanwhile can be told apart. */
-  beginWrite(action: Action): unknown;
-  /** The write succeeded: merge the server's data (and the id it assigned) and commit what was sent. */
-  completeWrite(snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void;
-  /** The destroy succeeded. */
-  completeDestroy(): void;
-  /**
-   * The write failed. `uncertain`: it may have reached the server (no answer, a 5xx), so a
-   * later 404 to its DELETE or a replayed create answers for it; else it certainly was not
-   * applied, and a new record's next create starts afresh (a new idempotency key).
-   */
-  failWrite(uncertain: boolean, sent?: unknown): void;
-  /** The body of the last write that may have been applied without an answer (else undefined). */
-  readonly unconfirmedWrite: unknown;
-  /** Field errors of a failed write (an empty object clears them). */
-  setServerErrors(errors: FieldErrors): void;
+  /** @internal */
+  readonly [WRITE_STATE]: WriteState;
+  /** @internal */
+  [SEND](action: Action, batch?: string): unknown;
+  /** @internal */
+  [SUCCEED](snapshot: unknown, item: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void;
+  /** @internal */
+  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors): void;
+  /** @internal */
+  [ERASE](): void;
+  /** @internal */
+  [STORED_DATE](name: string): string | undefined;
 }
 
 /** Anything but undefined, null and '' is a valid id (so 0 is one). */
 export function isValidId(id: unknown): boolean {
   return id !== undefined && id !== null && id !== '' && !(typeof id === 'number' && Number.isNaN(id));
+}
+
+/** A numeric id that JSON.parse may have rounded: beyond the integers a double holds exactly (2^53). */
+export function isUnsafeId(id: unknown): id is number {
+  return typeof id === 'number' && Number.isInteger(id) && !Number.isSafeInteger(id);
 }

@@ -1,38 +1,46 @@
 import { ProxyError } from '../errors/ProxyError.js';
+import { writeFailed } from '../errors/messages.js';
+import { commitWrite, idKey } from '../operation/commit.js';
 import type { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import { isValidId } from '../operation/types.js';
 import { filterItems } from '../util/filtering.js';
-import { defineOptions, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import { defineOptions, isPlainObject, option, type OptionSchema, type Schema } from '../util/options.js';
 import { readPath } from '../util/path.js';
 import { sortItems } from '../util/sorting.js';
-import { idKey, Proxy, proxySchema, type ProxyConfig } from './Proxy.js';
+import { proxySchema, type ProxyConfig } from './options/proxy.js';
+import { Proxy } from './Proxy.js';
 
 export interface MemoryProxyConfig extends ProxyConfig {
   /** The records, as plain data. Default `[]`. @example new MemoryProxy({ data: [{ id: 1, name: 'Ed' }] }) */
   data?: Record<string, unknown>[];
 }
 
-const memorySchema: OptionSchema = {
+// The option properties come from MemoryProxyConfig (declared once there, with their documentation).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface MemoryProxy {
+  /** {@inheritDoc MemoryProxyConfig.data} */
+  data: Record<string, unknown>[];
+}
+
+const memorySchema = {
   ...proxySchema,
   data: option(
     { expect: 'an array of objects', test: (v) => Array.isArray(v) && v.every(isPlainObject) },
     () => [],
     (value) => (Array.isArray(value) ? value.map((item) => (isPlainObject(item) ? { ...item } : {})) : []),
   ),
-};
+} satisfies Schema<MemoryProxyConfig>;
 
 /**
  * Keeps its records in memory and answers all four actions like a server would: paging,
  * sorting and filtering are done locally, and a created record gets the next numeric id.
  * For tests, examples and offline use.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class MemoryProxy extends Proxy {
   static override className = 'MemoryProxy';
   static override optionSchema: OptionSchema = memorySchema;
-
-  /** {@inheritDoc MemoryProxyConfig.data} */
-  declare data: Record<string, unknown>[];
 
   constructor(config: MemoryProxyConfig = {}) {
     super(config);
@@ -89,7 +97,7 @@ export class MemoryProxy extends Proxy {
       }
       answers.push({ ...data });
     }
-    this.commitWrite(operation, answers, undefined, (message) => new ProxyError('server', `${operation.action} failed: ${message}`, { operation }));
+    commitWrite(operation, answers, () => undefined, this.writer.clientIdProperty, (kind, problem) => new ProxyError(kind, writeFailed(operation.action, problem), { operation, mayHaveBeenApplied: true }));
     operation.setSuccessful(new ResultSet({ records: [...operation.records] }));
   }
 }

@@ -1,36 +1,18 @@
 import { ProxyError } from '../errors/ProxyError.js';
+import { badSegment, missingTemplateValue, notUnicode } from '../errors/messages.js';
 import type { Request } from '../operation/Request.js';
 import { isValidId, type Action } from '../operation/types.js';
-import { defineOptions, is, option, type OptionSchema } from '../util/options.js';
-import { appendFormat, appendSegment, appendSlash, encodeId, fillTemplate, joinUrl, splitUrl, templateNames } from '../util/url.js';
-import { AjaxProxy, ajaxSchema, type AjaxProxyConfig } from './AjaxProxy.js';
-import { applyPreset, getPreset, hasPreset } from './presets/registry.js';
+import { defineOptions, is, option, type OptionSchema, type Schema, type Stored } from '../util/options.js';
+import { appendFormat, appendSegment, appendSlash, fillTemplate, joinUrl, pathSegment, splitUrl, templateNames } from '../util/url.js';
+import { AjaxProxy } from './AjaxProxy.js';
+import { REST_METHODS, restOptions, type PresetName, type Presets, type RestProxyConfig } from './options/rest.js';
+import { applyPreset, getPreset } from './presets/registry.js';
 import { sent } from './ServerProxy.js';
 
-export interface RestProxyConfig extends AjaxProxyConfig {
-  /** Append the record's id to the url of a request about one instance (`/users/2`). Default true. */
-  appendId?: boolean;
-  /** When set, `.<format>` ends the path of every url (`/users.json`, `/users/2.json`). Default none. */
-  format?: string;
-  /** End every path with `/` (`/users/`, `/users/2/`), as Django expects. Default false. */
-  trailingSlash?: boolean;
-  /**
-   * A named set of server conventions: param names and encodings, reader and writer settings,
-   * path style and error bodies. Options given beside it win. Built in: `'json-server'`,
-   * `'django-rest'`, `'rails'`, `'laravel'`, `'spring-data-rest'`, `'json-api'`; add your own with
-   * `registerPreset`. Default none. @example new RestProxy({ url: '/api/users', preset: 'django-rest' })
-   */
-  preset?: string;
-}
+export type { PresetName, Presets, RestProxyConfig };
 
-const REST_METHODS: Record<Action, string> = { create: 'POST', read: 'GET', update: 'PUT', destroy: 'DELETE' };
-
-export const restSchema: OptionSchema = {
-  ...ajaxSchema,
-  appendId: option(is.boolean, () => true),
-  format: option({ expect: 'a string of letters and digits (e.g. "json")', test: (v) => typeof v === 'string' && /^[\w-]*$/.test(v) }),
-  trailingSlash: option(is.boolean, () => false),
-  preset: option({ expect: 'the name of a registered preset', test: (v) => typeof v === 'string' && hasPreset(v) }),
+export const restSchema = {
+  ...restOptions,
   // Assigned after construction too, `batchActions: true` is refused while the preset forbids it.
   batchActions: option(is.boolean, () => false, (value, owner) => {
     if (value === true && owner instanceof RestProxy && owner.preset !== undefined && getPreset(owner.preset)?.supportsBatch === false) {
@@ -38,7 +20,11 @@ export const restSchema: OptionSchema = {
     }
     return value;
   }),
-};
+} satisfies Schema<RestProxyConfig>;
+
+// The option properties come from RestProxyConfig (declared once there, with their documentation).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the members come from the config
+export interface RestProxy extends Omit<Stored<RestProxyConfig, 'appendId' | 'trailingSlash'>, keyof AjaxProxy> {}
 
 /**
  * The Rest proxy: create, read, update and destroy go to POST, GET, PUT and DELETE, and every
@@ -50,20 +36,13 @@ export const restSchema: OptionSchema = {
  *     update   PUT    /users/2
  *     destroy  DELETE /users/2
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class RestProxy extends AjaxProxy {
   static override className = 'RestProxy';
   static override optionSchema: OptionSchema = restSchema;
 
-  /** {@inheritDoc RestProxyConfig.appendId} */
-  declare appendId: boolean;
-  /** {@inheritDoc RestProxyConfig.format} */
-  declare format: string | undefined;
-  /** {@inheritDoc RestProxyConfig.trailingSlash} */
-  declare trailingSlash: boolean;
-  /** {@inheritDoc RestProxyConfig.preset} */
-  declare preset: string | undefined;
-
   constructor(config: RestProxyConfig = {}) {
+    // A preset's options go under the ones given (its name is checked against the registry).
     super(applyPreset(config));
   }
 
@@ -80,26 +59,35 @@ export class RestProxy extends AjaxProxy {
    * Build the url: fill `{name}` templates, append the id (encoded) and the format or trailing
    * slash to the path, keep the base url's query and fragment after it; then
    * `super.buildUrl(request)` adds the cache buster. Override it to customise, and call
-   * `super.buildUrl(request)` last.
+   * `super.buildUrl(request)` last. An id or template value that cannot be one path segment (a
+   * dot segment, not a string or finite number) fails with kind 'config': nothing is sent.
    */
   override buildUrl(request: Request): string {
     const source = this.getUrl(request);
     const operation = request.operation;
+    const action = operation.action;
     const records = operation.records;
     const record = records.length === 1 ? records[0] : undefined;
+    const segment = (value: unknown, what: string): string => {
+      let encoded: string | undefined;
+      try {
+        encoded = pathSegment(value);
+      } catch (error) {
+        throw new ProxyError('config', notUnicode(action, value), { operation, request, cause: error, mayHaveBeenApplied: false });
+      }
+      if (encoded === undefined) throw new ProxyError('config', badSegment(action, what, value), { operation, request, mayHaveBeenApplied: false });
+      return encoded;
+    };
     let url = source;
     const names = templateNames(source);
     if (names.length > 0) {
       url = fillTemplate(
         source,
-        (name) => (request.params[name] !== undefined ? request.params[name] : record?.readField(name)),
+        (name) => (request.params[name] !== undefined ? request.params[name] : record?.get(name)),
         (name) => {
-          throw new ProxyError(
-            'config',
-            `${operation.action} failed: the url ${source} needs a value for {${name}}; pass it in the params ({ params: { ${name}: ... } })${record ? ' or set it on the record' : ''}`,
-            { operation, request },
-          );
+          throw new ProxyError('config', missingTemplateValue(action, source, name, record !== undefined), { operation, request, mayHaveBeenApplied: false });
         },
+        (value, name) => segment(value, `value of {${name}}`),
       );
       for (const name of names) delete request.params[name];
     }
@@ -107,17 +95,15 @@ export class RestProxy extends AjaxProxy {
     const { path, query, hash } = splitUrl(url);
     let result = path;
     let withId = false;
+    // A read by id names its id even when it is not a valid one (it must fail, not read the collection).
     const id = records.length > 1 ? undefined : record && !record.phantom ? record.getId() : operation.id;
-    if (this.appendId && this.isValidId(id)) {
+    const byId = this.isValidId(id) || (action === 'read' && records.length === 0 && id !== undefined && id !== null && id !== '');
+    if (byId && this.appendId) {
       withId = true;
-      let segment: string;
-      try {
-        segment = encodeId(id);
-      } catch (error) {
-        throw new ProxyError('config', `${operation.action} failed: the id ${JSON.stringify(String(id))} cannot be put in a url (it is not valid Unicode)`, { operation, request, cause: error });
-      }
-      result = appendSegment(result, segment);
+      result = appendSegment(result, segment(id, 'id'));
       if (sent(this.idParam)) delete request.params[this.idParam];
+    } else if (byId && typeof id !== 'string' && (typeof id !== 'number' || !Number.isFinite(id))) {
+      throw new ProxyError('config', badSegment(action, 'id', id), { operation, request, mayHaveBeenApplied: false });
     }
     // After an id the dot is always added: an id ending in '.' must not lose it ('a.' + json is 'a..json').
     if (this.format !== undefined && this.format !== '') result = withId ? `${result}.${this.format}` : appendFormat(result, this.format);
@@ -136,10 +122,14 @@ if (setPreset) {
   Object.defineProperty(RestProxy.prototype, 'preset', {
     ...presetOption,
     set(this: RestProxy, name: unknown) {
+      if (typeof name === 'string') {
+        const { preset: _name, ...conventions } = applyPreset({ preset: name });
+        setPreset.call(this, name);
+        for (const [key, value] of Object.entries(conventions)) Reflect.set(this, key, value);
+        return;
+      }
       setPreset.call(this, name);
-      if (typeof name !== 'string') return;
-      const { preset: _name, ...conventions } = applyPreset({ preset: name });
-      for (const [key, value] of Object.entries(conventions)) Reflect.set(this, key, value);
     },
   });
 }
+

@@ -1,8 +1,8 @@
 import { isPlainObject } from '../util/options.js';
-import { AjaxProxy } from './AjaxProxy.js';
-import { MemoryProxy } from './MemoryProxy.js';
+import { AjaxProxy, type AjaxProxyConfig } from './AjaxProxy.js';
+import { MemoryProxy, type MemoryProxyConfig } from './MemoryProxy.js';
 import { Proxy } from './Proxy.js';
-import { RestProxy } from './RestProxy.js';
+import { RestProxy, type RestProxyConfig } from './RestProxy.js';
 
 /** A proxy class the registry can build from a config object. */
 export type ProxyClass = new (config: Record<string, unknown>) => Proxy;
@@ -13,13 +13,33 @@ const types = new Map<string, ProxyClass>([
   ['memory', MemoryProxy],
 ]);
 
-/** A proxy config: `{ type: 'rest', url: '/users', ... }`. */
+/**
+ * A proxy config: `{ type: 'rest', url: '/users', ... }`, as `static proxy` accepts it. Its options
+ * are checked when the proxy is made; check them at compile time with `satisfies ProxySpec`.
+ */
 export interface ProxyTypeConfig {
   /** The registered type name: `'rest'`, `'ajax'`, `'memory'`, or one added with registerProxy. Required. */
   type: string;
   /** The options of that proxy class, checked by its constructor. */
   [option: string]: unknown;
 }
+
+/**
+ * The config of each proxy type, for type checking. A type added with `registerProxy` can be
+ * declared here too: `declare module 'rest-proxy' { interface ProxyTypes { graphql: MyConfig } }`.
+ */
+export interface ProxyTypes {
+  rest: RestProxyConfig;
+  ajax: AjaxProxyConfig;
+  memory: MemoryProxyConfig;
+}
+
+/**
+ * A proxy config checked against its type's options: a misspelt option or a wrong value is a
+ * compile error.
+ * @example static override proxy = { type: 'rest', url: '/users', preset: 'rails' } satisfies ProxySpec;
+ */
+export type ProxySpec<T extends keyof ProxyTypes = keyof ProxyTypes> = { [K in T]: { type: K } & ProxyTypes[K] }[T];
 
 /** Add a proxy type, so that `{ type }` configs can name it. */
 export function registerProxy(type: string, ProxyType: ProxyClass): void {

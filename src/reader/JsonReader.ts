@@ -1,6 +1,8 @@
 import type { FieldErrors } from '../errors/ProxyError.js';
+import { unsafeId } from '../errors/messages.js';
+import { idKey } from '../operation/commit.js';
 import { ResultSet } from '../operation/ResultSet.js';
-import type { Action, ModelClassLike } from '../operation/types.js';
+import { isUnsafeId, type Action, type ModelClassLike } from '../operation/types.js';
 import { applyOptions, defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { readPath, typeName } from '../util/path.js';
 
@@ -19,7 +21,10 @@ export interface JsonReaderConfig {
    * is the number of records read. @example { totalProperty: 'meta.total' }
    */
   totalProperty?: BodyPath;
-  /** A property that is `false` when the server failed. Default `'success'`; `''` turns it off. */
+  /**
+   * A property of an envelope (a body whose records are under `rootProperty`) that is `false` when
+   * the server failed. Never read from a record's own fields. Default `'success'`; `''` turns it off.
+   */
   successProperty?: string;
   /** The message that goes with `success: false`. Default `'message'`. */
   messageProperty?: string;
@@ -78,25 +83,31 @@ function toStrings(value: unknown): string[] | undefined {
   return undefined;
 }
 
+/**
+ * Field errors as an object of own properties, whatever the field names: made with
+ * Object.fromEntries, so that `__proto__` or `constructor` are fields like any other.
+ */
+function toFieldErrors(entries: Iterable<[string, string[]]>): FieldErrors | undefined {
+  const errors: FieldErrors = Object.fromEntries(entries);
+  return Object.keys(errors).length > 0 ? errors : undefined;
+}
+
 /** `{ field: msg | msg[] }` -> FieldErrors, or undefined when a value is neither. */
 function fieldMap(value: unknown, arraysOnly: boolean): FieldErrors | undefined {
   if (!isPlainObject(value)) return undefined;
-  const errors: FieldErrors = {};
-  let count = 0;
+  const entries: [string, string[]][] = [];
   for (const [field, messages] of Object.entries(value)) {
     const list = arraysOnly && !Array.isArray(messages) ? undefined : toStrings(messages);
     if (list === undefined) return undefined;
-    errors[field] = list;
-    count++;
+    entries.push([field, list]);
   }
-  return count > 0 ? errors : undefined;
+  return toFieldErrors(entries);
 }
 
 /** JSON:API `[{ source: { pointer }, detail }]` or Spring `[{ property, message }]`. */
 function fieldList(value: unknown): FieldErrors | undefined {
   if (!Array.isArray(value)) return undefined;
-  const errors: FieldErrors = {};
-  let count = 0;
+  const errors = new Map<string, string[]>();
   for (const item of value) {
     if (!isPlainObject(item)) continue;
     const source = item.source;
@@ -104,10 +115,11 @@ function fieldList(value: unknown): FieldErrors | undefined {
     const field = pointer !== undefined ? pointer.split('/').pop() : typeof item.property === 'string' ? item.property : undefined;
     const message = firstString([item.detail, item.message, item.title]);
     if (field === undefined || field === '' || message === undefined) continue;
-    (errors[field] ??= []).push(message);
-    count++;
+    const list = errors.get(field);
+    if (list) list.push(message);
+    else errors.set(field, [message]);
   }
-  return count > 0 ? errors : undefined;
+  return toFieldErrors(errors);
 }
 
 /**
@@ -141,12 +153,15 @@ export class JsonReader {
    */
   read(body: unknown, context: ReadContext): ResultSet {
     const data = this.transform && body !== undefined ? this.transform(body) : body;
-    const envelope = isPlainObject(data) ? data : undefined;
+    const root = data === undefined || data === null ? undefined : pick(data, this.rootProperty);
+    // An envelope holds the records under rootProperty; a body that is the record itself is none,
+    // so that a record's own `success: false` field is a value, not a failure.
+    const envelope = isPlainObject(data) && root !== data ? data : undefined;
     if (envelope && this.successProperty !== '') {
       const success = readPath(envelope, this.successProperty);
       if (success === false || success === 'false') return new ResultSet({ success: false, message: this.readMessage(envelope) });
     }
-    const items = this.readItems(data, context);
+    const items = this.readItems(data, root, context);
     const records =
       context.action === 'read' && context.model
         ? items.map((item) => context.model?.fromServer(item) ?? item)
@@ -165,9 +180,8 @@ export class JsonReader {
     return typeof message === 'string' ? message : undefined;
   }
 
-  private readItems(data: unknown, context: ReadContext): Record<string, unknown>[] {
+  private readItems(data: unknown, root: unknown, context: ReadContext): Record<string, unknown>[] {
     if (data === undefined || data === null) return [];
-    const root = pick(data, this.rootProperty);
     if (root === undefined || root === null) {
       if (context.action !== 'read') return []; // a write answered without data: nothing to merge
       if (this.rootProperty === '') return [];
@@ -193,13 +207,18 @@ export class JsonReader {
       throw new ReadShapeError(`expected records (an array or an object) but got ${typeName(root)}`);
     }
     const transformRecord = this.transformRecord;
+    // Ids JSON.parse may have rounded are refused before any record is made of them.
+    const key = context.model === undefined ? 'id' : idKey(context.model);
     const items: Record<string, unknown>[] = new Array(list.length);
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
       if (!isPlainObject(item)) {
         throw new ReadShapeError(`record ${i} of the answer is ${typeName(item)}, not an object`);
       }
-      items[i] = transformRecord ? transformRecord(item, context.model) : item;
+      const read = transformRecord ? transformRecord(item, context.model) : item;
+      const id = read[key];
+      if (isUnsafeId(id)) throw new ReadShapeError(unsafeId(id));
+      items[i] = read;
     }
     return items;
   }

@@ -1,16 +1,23 @@
 import { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
-import { isModelClass, Model, recordFromServer, type DataOf, type ModelClass, type ModelInit, type RecordOwner } from '../model/Model.js';
+import { LOAD } from '../errors/messages.js';
+import { belongsTo, join, unjoin, type RecordOwner } from '../model/internal.js';
+import { isModelClass, Model, recordFromServer, takeServerRecord, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
+import { claimWrites } from '../model/writes.js';
+import { mayExist } from '../model/writeState.js';
 import { Batch, type BatchConfig } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
+import { WRITE_STATE } from '../operation/protocol.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
 import { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import type { RestProxyConfig } from '../proxy/RestProxy.js';
 import { Observable } from '../util/events.js';
 import { filterItems } from '../util/filtering.js';
-import { applyOptions, defineOptions, describeValue, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import { schedule, Subscribers, type Subscriber } from '../util/notify.js';
+import { applyOptions, defineOptions, describeValue, is, isPlainObject, option, type Schema, type Stored } from '../util/options.js';
 import { comparable, comparator } from '../util/sorting.js';
+import { mergeLoaded, sinceLoad, type SinceLoad } from './pending.js';
 
 /** The options of a Store; each is afterwards a property of the same name. */
 export interface StoreConfig<M extends Model> {
@@ -20,7 +27,7 @@ export interface StoreConfig<M extends Model> {
    * A proxy (or config) to use instead of the model's. A config without `type` makes a
    * RestProxy. Default the model's proxy. @example { url: '/api/admins', preset: 'rails' }
    */
-  proxy?: Proxy | ProxyTypeConfig | RestProxyConfig;
+  proxy?: Proxy | ProxyTypeConfig | RestProxyConfig | undefined;
   /** Records to start with (records or plain data). */
   data?: Array<M | ModelInit<DataOf<M>>>;
   /** Records per page; `0` turns paging off (a load then takes every record). Default 25. */
@@ -36,10 +43,10 @@ export interface StoreConfig<M extends Model> {
   /** The filters. @example [{ property: 'age', operator: '>=', value: 18 }] */
   filters?: Filter[];
   /** Group the records by this field. Default none. */
-  groupField?: string;
+  groupField?: string | undefined;
   /** The direction of the groups. Default `'ASC'`. */
   groupDir?: Direction;
-  /** Load as soon as the store is made (true, or the load options). Default false. */
+  /** Load as soon as the store is made (true, or the load options). Needs a proxy. Default false. */
   autoLoad?: boolean | LoadOptions;
   /** Sync after every change (add, edit, remove). Default false. */
   autoSync?: boolean;
@@ -82,6 +89,7 @@ export interface StoreEvents<M extends Model> {
   beforesync: { store: Store<M>; create: M[]; update: M[]; destroy: M[] };
   /** An operation of a sync succeeded. */
   write: { store: Store<M>; operation: Operation };
+  /** A load or a sync failed: `error.kind` tells a ProxyError (a load) from a BatchError (`'batch'`, a sync). */
   exception: { store: Store<M>; error: ProxyError | BatchError; operation: Operation | undefined };
 }
 
@@ -89,6 +97,23 @@ export interface StoreEvents<M extends Model> {
 export interface Group<M> {
   name: unknown;
   records: M[];
+}
+
+/** What a store looks like now, for a UI: a new object only when something visible changed. */
+export interface StoreSnapshot<M extends Model = Model> {
+  readonly store: Store<M>;
+  /** The records shown (local filters applied), in order. */
+  readonly records: readonly M[];
+  /** The total the server reported at the last load, else the number of records. */
+  readonly total: number;
+  readonly page: number;
+  readonly pageCount: number;
+  readonly loading: boolean;
+  readonly syncing: boolean;
+  /** Whether anything waits to be synced (new, edited or removed records). */
+  readonly hasChanges: boolean;
+  /** The error of the last load or sync that failed, until one succeeds (never a superseded load). */
+  readonly error: ProxyError | BatchError | undefined;
 }
 
 const isSorters = {
@@ -101,7 +126,7 @@ const isFilters = {
 };
 const isDirection = { expect: '"ASC" or "DESC"', test: (v: unknown) => v === 'ASC' || v === 'DESC' };
 
-const storeSchema: OptionSchema = {
+const storeSchema = {
   model: option({ expect: 'a Model class', test: (v) => typeof v === 'function' && (v === Model || v.prototype instanceof Model) }, () => Model),
   proxy: option({ expect: 'a proxy or a proxy config', test: (v) => v instanceof Proxy || isPlainObject(v) }, undefined, (v) => (v instanceof Proxy ? v : isPlainObject(v) ? createProxy({ type: 'rest', ...v }) : v)),
   pageSize: option(is.nonNegativeInteger, () => 25),
@@ -114,47 +139,36 @@ const storeSchema: OptionSchema = {
   groupDir: option(isDirection, () => 'ASC'),
   autoLoad: option({ expect: 'a boolean or load options', test: (v) => typeof v === 'boolean' || isPlainObject(v) }, () => false),
   autoSync: option(is.boolean, () => false),
-};
+} satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
-function idKey(record: Model): string | undefined {
+function idKey(record: Model<object>): string | undefined {
   const id = record.getId();
   return id === undefined || id === null || id === '' ? undefined : String(id);
 }
 
+function ignore(): void {
+  // reported through the exception event and the snapshot's error
+}
+
+type StoreDefaults = 'pageSize' | 'remoteSort' | 'remoteFilter' | 'remoteGroup' | 'sorters' | 'filters' | 'groupDir' | 'autoLoad' | 'autoSync';
+
+// The option properties come from StoreConfig (declared once there, with their documentation).
+export interface Store<M extends Model = Model> extends Omit<Stored<StoreConfig<M>, StoreDefaults>, 'data' | 'model' | 'proxy'> {
+  /** The Model class of the records. */
+  model: ModelClass<M>;
+  /** The store's own proxy, when it has one (else the model's is used: see getProxy). */
+  proxy: Proxy | undefined;
+}
+
 /**
  * A collection of records of one model, loaded, paged, sorted, filtered and grouped through its
- * proxy, and saved with `sync()`. Unsynced changes are never dropped by a load.
+ * proxy, and saved with `sync()`. Unsynced changes are never dropped by a load, and a load never
+ * undoes a write that completed after it was sent.
  */
-export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> implements RecordOwner, Iterable<M> {
-  /** {@inheritDoc StoreConfig.model} */
-  declare model: ModelClass<M>;
-  /** {@inheritDoc StoreConfig.proxy} */
-  declare proxy: Proxy | undefined;
-  /** {@inheritDoc StoreConfig.pageSize} */
-  declare pageSize: number;
-  /** {@inheritDoc StoreConfig.remoteSort} */
-  declare remoteSort: boolean;
-  /** {@inheritDoc StoreConfig.remoteFilter} */
-  declare remoteFilter: boolean;
-  /** {@inheritDoc StoreConfig.remoteGroup} */
-  declare remoteGroup: boolean;
-  /** {@inheritDoc StoreConfig.sorters} */
-  declare sorters: Sorter[];
-  /** {@inheritDoc StoreConfig.filters} */
-  declare filters: Filter[];
-  /** {@inheritDoc StoreConfig.groupField} */
-  declare groupField: string | undefined;
-  /** {@inheritDoc StoreConfig.groupDir} */
-  declare groupDir: Direction;
-  /** {@inheritDoc StoreConfig.autoLoad} */
-  declare autoLoad: boolean | LoadOptions;
-  /** {@inheritDoc StoreConfig.autoSync} */
-  declare autoSync: boolean;
-
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> implements Iterable<M> {
   /** The page last loaded (1-based). */
   currentPage = 1;
-  /** True while a load is in flight. */
-  loading = false;
 
   #all: M[] = [];
   /** The records that pass the local filters, or null when none are set. */
@@ -167,24 +181,44 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   #offPage: M[] = [];
   #totalCount: number | undefined = undefined;
   #loadSeq = 0;
+  #loading = false;
   #loadController: AbortController | undefined = undefined;
+  /** What completed since the load in flight was sent. */
+  #since: SinceLoad<M> | undefined = undefined;
   #syncing: Promise<unknown> = Promise.resolve();
   #syncDepth = 0;
   #autoSyncQueued = false;
+  #error: ProxyError | BatchError | undefined = undefined;
+  #subscribers: Subscribers<StoreSnapshot<M>> | undefined = undefined;
+  #snapshot: StoreSnapshot<M> | undefined = undefined;
+  #fresh = false;
+  /** How the store hears of its records' changes (kept off its public face). */
+  readonly #owner: RecordOwner;
 
   constructor(config: StoreConfig<M> = {}) {
     super();
     const { data, ...rest } = isPlainObject(config) ? config : { data: undefined };
     applyOptions(this, 'Store', storeSchema, isPlainObject(config) ? rest : config);
+    this.#owner = {
+      proxy: () => this.proxy,
+      afterEdit: (record, names) => this.#afterEdit(record, names),
+      afterCommit: (record, names, created) => this.#afterCommit(record, names, created),
+      afterReject: (record) => this.#afterReject(record),
+      afterErase: (record) => this.#afterErase(record),
+      afterChange: () => this.#changed(),
+    };
     if (this.proxy && this.proxy.model === undefined && isModelClass(this.model)) this.proxy.model = this.model;
     if (data !== undefined) {
       if (!Array.isArray(data)) throw new TypeError(`Store: data must be an array of records or objects, got ${describeValue(data)}`);
-      this.insertRecords(this.#all.length, this.toRecords(data), false);
+      this.#insert(this.#all.length, this.#toRecords(data), false);
     }
     if (this.autoLoad !== false) {
+      if (this.proxy === undefined && this.model.proxy === undefined) {
+        throw new TypeError(`Store: autoLoad needs a proxy, and neither the store nor its model (${this.model.getEntityName()}) has one; give the store a proxy, or the model a static proxy`);
+      }
       const options = this.autoLoad === true ? {} : this.autoLoad;
       queueMicrotask(() => {
-        this.load(options).catch(() => undefined); // reported through the exception event
+        this.load(options).catch(ignore);
       });
     }
   }
@@ -198,12 +232,17 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   // ---- the collection ----------------------------------------------------------------------
 
-  private get visible(): M[] {
+  get #visible(): M[] {
     return this.#view ?? this.#all;
   }
 
+  /** True while a load is in flight. */
+  get loading(): boolean {
+    return this.#loading;
+  }
+
   getCount(): number {
-    return this.visible.length;
+    return this.#visible.length;
   }
 
   /** The total the server reported at the last load (for paging), else the number of records. */
@@ -212,7 +251,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   }
 
   getAt(index: number): M | undefined {
-    return this.visible[index];
+    return this.#visible[index];
   }
 
   /** The record with this id, among all records (also those a local filter hides). */
@@ -230,43 +269,40 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   }
 
   indexOf(record: M): number {
-    return this.visible.indexOf(record);
+    return this.#visible.indexOf(record);
   }
 
   /** The records from `start` to `end`, both included (all by default). */
   getRange(start = 0, end?: number): M[] {
-    const list = this.visible;
+    const list = this.#visible;
     return list.slice(start, end === undefined ? list.length : end + 1);
   }
 
   [Symbol.iterator](): Iterator<M> {
-    return this.visible[Symbol.iterator]();
+    return this.#visible[Symbol.iterator]();
   }
 
-  private toRecords(items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>): M[] {
+  #toRecords(items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>): M[] {
     const list = Array.isArray(items) ? items : [items];
     return list.map((item: unknown) => {
       if (item instanceof this.model) return item;
-      if (item instanceof Model) {
-        throw new TypeError(`Store of ${this.model.name}: cannot add a ${item.getModelClass().getEntityName()} record; make a ${this.model.name} instead`);
-      }
-      if (!isPlainObject(item)) throw new TypeError(`Store of ${this.model.name}: expected a record or an object of values, got ${describeValue(item)}`);
+      const name = this.model.getEntityName();
+      if (item instanceof Model) throw new TypeError(`Store of ${name}: cannot add a record of ${item.getModelClass().getEntityName()}; make a record of the store's model instead`);
+      if (!isPlainObject(item)) throw new TypeError(`Store of ${name}: expected a record or an object of values, got ${describeValue(item)}`);
       return new this.model(item);
     });
   }
 
-  private insertRecords(index: number, records: M[], fireEvents: boolean): M[] {
+  #insert(index: number, records: M[], fireEvents: boolean): M[] {
     const added: M[] = [];
     const batch = new Set<M>();
     for (const record of records) {
       if (batch.has(record)) continue;
       const removedAt = this.#removed.indexOf(record);
-      if (record.belongsTo(this) && removedAt === -1 && !this.#offPage.includes(record)) continue; // already here
+      if (belongsTo(record, this.#owner) && removedAt === -1 && !this.#offPage.includes(record)) continue; // already here
       const key = idKey(record);
       const holder = key === undefined ? undefined : this.getById(key);
-      if (holder !== undefined && holder !== record) {
-        throw new TypeError(`Store of ${this.model.name}: a record with id ${key} is already in the store`);
-      }
+      if (holder !== undefined && holder !== record) throw new TypeError(`Store of ${this.model.getEntityName()}: a record with id ${key} is already in the store`);
       if (removedAt !== -1) this.#removed.splice(removedAt, 1);
       batch.add(record);
       added.push(record);
@@ -275,50 +311,51 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     const at = Math.max(0, Math.min(index, this.#all.length));
     this.#all.splice(at, 0, ...added);
     for (const record of added) {
-      record.join(this);
-      this.index(record);
+      join(record, this.#owner);
+      this.#index(record);
     }
-    this.refresh();
+    this.#refresh();
     if (fireEvents) {
-      this.fire('add', { store: this, records: added, index: added[0] === undefined ? -1 : this.visible.indexOf(added[0]) });
+      this.fire('add', { store: this, records: added, index: added[0] === undefined ? -1 : this.#visible.indexOf(added[0]) });
       this.fire('datachanged', { store: this });
-      this.queueAutoSync();
+      this.#queueAutoSync();
     }
     return added;
   }
 
   /** Keep the id map (when built) up to date for one record. */
-  private index(record: M): void {
+  #index(record: M): void {
     const key = idKey(record);
     if (this.#byId !== null && key !== undefined) this.#byId.set(key, record);
   }
 
-  private unindex(record: M): void {
+  #unindex(record: M): void {
     const key = idKey(record);
     if (this.#byId !== null && key !== undefined && this.#byId.get(key) === record) this.#byId.delete(key);
   }
 
   /** Add records (records or plain data) at the end. Returns the records added. */
   add(records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
-    return this.insertRecords(this.#all.length, this.toRecords(records), true);
+    return this.#insert(this.#all.length, this.#toRecords(records), true);
   }
 
   /** Insert records at an index. Returns the records inserted. */
   insert(index: number, records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
     if (!Number.isInteger(index) || index < 0) throw new TypeError(`Store.insert: the index must be a non-negative integer, got ${describeValue(index)}`);
-    const target = this.visible[index];
+    const target = this.#visible[index];
     const at = target === undefined ? this.#all.length : this.#all.indexOf(target);
-    return this.insertRecords(at, this.toRecords(records), true);
+    return this.#insert(at, this.#toRecords(records), true);
   }
 
   /**
-   * Remove records. Saved ones are kept for the next sync to destroy; a new one is just dropped.
+   * Remove records. Saved ones are kept for the next sync to destroy; a new one is just dropped,
+   * unless its create is in flight or may have been applied (it is then destroyed once created).
    */
   remove(records: M | readonly M[]): M[] {
     const wanted = new Set<M>(Array.isArray(records) ? records : [records]);
     const removed: M[] = [];
     const indexes: number[] = [];
-    const visible = this.visible;
+    const visible = this.#visible;
     // Where each record is shown, found once rather than by a search per removed record.
     const shownAt = visible === this.#all || wanted.size === 1 ? undefined : new Map(visible.map((record, index) => [record, index]));
     const kept: M[] = [];
@@ -329,27 +366,25 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       }
       removed.push(record);
       indexes.push(visible === this.#all ? index : (shownAt?.get(record) ?? visible.indexOf(record)));
-      this.unindex(record);
-      // A record whose create is in flight, or was sent unconfirmed, must be destroyed once it
-      // exists on the server.
-      if ((!record.phantom || record.saving || record.createSent) && !record.erased) {
+      this.#unindex(record);
+      if ((!record.phantom || record.saving || mayExist(record[WRITE_STATE])) && !record.erased) {
         this.#removed.push(record);
         this.#removedAt.set(record, index);
       } else {
-        record.unjoin(this);
+        unjoin(record, this.#owner);
       }
     });
     if (removed.length === 0) return [];
     this.#all = kept;
-    this.refresh();
+    this.#refresh();
     this.fire('remove', { store: this, records: removed, indexes });
     this.fire('datachanged', { store: this });
-    this.queueAutoSync();
+    this.#queueAutoSync();
     return removed;
   }
 
   removeAt(index: number, count = 1): M[] {
-    return this.remove(this.visible.slice(index, index + count));
+    return this.remove(this.#visible.slice(index, index + count));
   }
 
   removeAll(): M[] {
@@ -377,15 +412,16 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Whether anything is waiting to be synced. */
   hasChanges(): boolean {
-    return this.getNewRecords().length > 0 || this.getUpdatedRecords().length > 0 || this.#removed.length > 0;
+    return this.#removed.length > 0 || this.#offPage.some((record) => record.dirty) || this.#all.some((record) => record.dirty && !record.erased);
   }
 
   /** Take every edit as saved and forget pending removals (no request). New records stay new. */
   commitChanges(): void {
     for (const record of this.getUpdatedRecords()) record.commit();
-    for (const record of this.#removed) record.unjoin(this);
+    for (const record of this.#removed) unjoin(record, this.#owner);
     this.#removed = [];
     this.#offPage = [];
+    this.#changed();
   }
 
   /** Undo every unsynced change: new records go, edits are undone, removed records come back. */
@@ -394,7 +430,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       if (record.saving) continue;
       const index = this.#all.indexOf(record);
       if (index !== -1) this.#all.splice(index, 1);
-      record.unjoin(this);
+      unjoin(record, this.#owner);
     }
     for (const record of [...this.#all, ...this.#offPage]) if (record.dirty) record.reject();
     this.#offPage = [];
@@ -406,41 +442,51 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       record.reject();
     }
     this.#byId = null;
-    this.refresh();
+    this.#refresh();
     this.fire('datachanged', { store: this });
   }
 
-  // ---- RecordOwner -------------------------------------------------------------------------
+  // ---- what the records tell their store ---------------------------------------------------
 
-  afterEdit(record: Model<object>, modifiedFieldNames: string[]): void {
-    const own = this.own(record);
-    if (own === undefined) return;
-    if (modifiedFieldNames.includes(this.model.idProperty)) this.#byId = null; // re-keyed on next lookup
-    this.fire('update', { store: this, record: own, operation: 'edit', modifiedFieldNames });
-    this.queueAutoSync();
+  #own(record: object): M | undefined {
+    return record instanceof this.model ? record : undefined;
   }
 
-  afterCommit(record: Model<object>, modifiedFieldNames: string[]): void {
-    const own = this.own(record);
+  #afterEdit(record: object, names: readonly string[]): void {
+    const own = this.#own(record);
     if (own === undefined) return;
-    if (!this.#removed.includes(own)) this.index(own); // a created record now has its server id
+    if (names.includes(this.model.idProperty)) this.#byId = null; // re-keyed on next lookup
+    this.fire('update', { store: this, record: own, operation: 'edit', modifiedFieldNames: [...names] });
+    this.#queueAutoSync();
+  }
+
+  #afterCommit(record: object, names: readonly string[], created: boolean): void {
+    const own = this.#own(record);
+    if (own === undefined) return;
+    if (this.#since !== undefined) {
+      if (created) this.#since.created.add(own);
+      this.#since.written.add(own);
+    }
+    if (!this.#removed.includes(own)) this.#index(own); // a created record now has its server id
     const offPage = this.#offPage.indexOf(own);
     if (offPage !== -1 && !own.dirty) {
       this.#offPage.splice(offPage, 1);
-      own.unjoin(this);
+      unjoin(own, this.#owner);
     }
-    if (this.hasListeners('update')) this.fire('update', { store: this, record: own, operation: 'commit', modifiedFieldNames });
+    if (this.hasListeners('update')) this.fire('update', { store: this, record: own, operation: 'commit', modifiedFieldNames: [...names] });
   }
 
-  afterReject(record: Model<object>): void {
-    const own = this.own(record);
+  #afterReject(record: object): void {
+    const own = this.#own(record);
     if (own !== undefined) this.fire('update', { store: this, record: own, operation: 'reject', modifiedFieldNames: [] });
   }
 
-  afterErase(record: Model<object>): void {
-    const own = this.own(record);
+  #afterErase(record: object): void {
+    const own = this.#own(record);
     if (own === undefined) return;
-    own.unjoin(this);
+    const key = idKey(own);
+    if (this.#since !== undefined && key !== undefined) this.#since.erased.add(key);
+    unjoin(own, this.#owner);
     const removedAt = this.#removed.indexOf(own);
     if (removedAt !== -1) {
       // Removed from the store before, so not listed: no need to look for it (a sync that
@@ -449,27 +495,24 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       return;
     }
     const index = this.#all.indexOf(own);
-    if (index !== -1) {
-      const visibleIndex = this.visible.indexOf(own);
-      this.#all.splice(index, 1);
-      this.unindex(own);
-      this.refresh();
-      this.fire('remove', { store: this, records: [own], indexes: [visibleIndex] });
-      this.fire('datachanged', { store: this });
-    }
-  }
-
-  private own(record: Model<object>): M | undefined {
-    return record instanceof this.model ? record : undefined;
+    if (index === -1) return;
+    const visibleIndex = this.#visible.indexOf(own);
+    this.#all.splice(index, 1);
+    this.#unindex(own);
+    this.#refresh();
+    this.fire('remove', { store: this, records: [own], indexes: [visibleIndex] });
+    this.fire('datachanged', { store: this });
   }
 
   // ---- loading -----------------------------------------------------------------------------
 
   /**
    * Load records through the proxy. Resolves with the records loaded. A newer load supersedes
-   * one still in flight, which rejects with kind 'abort' and changes nothing. Unsynced changes
-   * survive: new, edited and removed records stay pending, and a loaded record that has local
-   * edits keeps them on top of the server's values (unless `discardChanges`).
+   * one still in flight, which rejects with kind 'abort' (`error.superseded`) and changes nothing.
+   * A loaded record whose id the store holds updates that record (one object per id). Unsynced
+   * changes survive: new, edited and removed records stay pending, and a held record with local
+   * edits keeps them on top of the server's values (unless `discardChanges`). Writes that
+   * completed after the load was sent are not undone by its answer.
    */
   async load(options: LoadOptions = {}): Promise<M[]> {
     if (typeof options !== 'object' || options === null) throw new TypeError(`Store.load: options must be an object, got ${describeValue(options)}`);
@@ -478,10 +521,18 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     const controller = new AbortController();
     this.#loadController = controller;
     const callerSignal = options.signal;
-    if (callerSignal?.aborted) controller.abort();
-    else callerSignal?.addEventListener('abort', () => controller.abort(), { once: true });
+    const forward = (): void => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) controller.abort(callerSignal.reason);
+    else callerSignal?.addEventListener('abort', forward, { once: true });
+    try {
+      return await this.#runLoad(seq, controller, options);
+    } finally {
+      callerSignal?.removeEventListener('abort', forward);
+    }
+  }
 
-    const paging = this.paging(options);
+  async #runLoad(seq: number, controller: AbortController, options: LoadOptions): Promise<M[]> {
+    const paging = this.#paging(options);
     const operation = new Operation({
       action: 'read',
       ...paging,
@@ -492,37 +543,48 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       ...(this.remoteGroup && this.groupField !== undefined ? { grouper: { property: this.groupField, direction: this.groupDir } } : {}),
       signal: controller.signal,
     });
-    if (!this.fire('beforeload', { store: this, operation })) {
-      throw new ProxyError('abort', 'the load was cancelled by a beforeload listener', { operation });
-    }
-    this.loading = true;
-    const superseded = (): ProxyError => new ProxyError('abort', 'the load was superseded by a newer load (or aborted); nothing changed', { operation });
+    if (!this.fire('beforeload', { store: this, operation })) throw new ProxyError('abort', LOAD.cancelled, { operation });
+    const since = sinceLoad<M>();
+    this.#since = since;
+    this.#setLoading(true);
+    const superseded = (): ProxyError => new ProxyError('abort', LOAD.superseded, { operation, superseded: seq !== this.#loadSeq });
+    const settle = (): void => {
+      if (this.#since === since) this.#since = undefined;
+      this.#loadController = undefined;
+      this.#setLoading(false);
+    };
     try {
       await this.getProxy().read(operation);
     } catch (error) {
       if (seq !== this.#loadSeq) throw superseded();
-      this.loading = false;
-      this.#loadController = undefined;
+      settle();
       if (error instanceof ProxyError) {
         if (error.kind === 'abort') throw error;
+        this.#error = error;
         this.fire('exception', { store: this, error, operation });
       }
       this.fire('load', { store: this, records: [], operation, successful: false });
       throw error;
     }
     if (seq !== this.#loadSeq || controller.signal.aborted) throw superseded();
-    this.loading = false;
-    this.#loadController = undefined;
-    const records = this.adopt(operation.resultSet?.records ?? []);
-    this.applyLoad(records, options);
+    settle();
+    const records = this.#adopt(operation.resultSet?.records ?? []);
+    const listed = this.#applyLoad(records, options, since);
     this.#totalCount = operation.resultSet?.total ?? records.length;
     if (paging.page !== undefined) this.currentPage = paging.page;
-    this.fire('load', { store: this, records, operation, successful: true });
+    this.#error = undefined;
+    this.fire('load', { store: this, records: listed, operation, successful: true });
     this.fire('datachanged', { store: this });
-    return records;
+    return listed;
   }
 
-  private paging(options: LoadOptions): { page?: number; start?: number; limit?: number } {
+  #setLoading(loading: boolean): void {
+    if (this.#loading === loading) return;
+    this.#loading = loading;
+    this.#changed();
+  }
+
+  #paging(options: LoadOptions): { page?: number; start?: number; limit?: number } {
     const { page, start, limit } = options;
     for (const [name, value] of Object.entries({ page, start, limit })) {
       if (value !== undefined && (!Number.isInteger(value) || value < 0 || (name === 'page' && value < 1))) {
@@ -537,7 +599,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   }
 
   /** Records of the store's model from what the proxy read. */
-  private adopt(items: readonly unknown[]): M[] {
+  #adopt(items: readonly unknown[]): M[] {
     const model = this.model;
     return items.map((item) => {
       if (item instanceof model) return item;
@@ -547,69 +609,31 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     });
   }
 
-  private applyLoad(loaded: M[], options: LoadOptions): void {
+  /** Merge a load's answer into the store (see mergeLoaded); returns the records it lists now. */
+  #applyLoad(loaded: M[], options: LoadOptions, since: SinceLoad<M>): M[] {
     const previous = this.#all;
-    if (options.discardChanges) {
-      for (const record of [...this.#removed, ...this.#offPage]) record.unjoin(this);
-      this.#removed = [];
-      this.#offPage = [];
-    }
-    const keep = !options.discardChanges;
-    const removedIds = new Set<string>();
-    const pending = new Map<string, M>();
-    if (keep) {
-      for (const record of this.#removed) {
-        const key = idKey(record);
-        if (key !== undefined) removedIds.add(key);
-      }
-      for (const list of [previous, this.#offPage]) {
-        for (const record of list) {
-          if (!record.dirty || record.phantom) continue;
-          const key = idKey(record);
-          if (key !== undefined) pending.set(key, record);
-        }
-      }
-    }
-    const next: M[] = options.addRecords ? [...previous] : keep ? previous.filter((record) => record.phantom && !record.erased) : [];
-    const present = options.addRecords ? new Map(previous.map((record) => [idKey(record), record])) : undefined;
-    if (removedIds.size === 0 && pending.size === 0 && present === undefined) {
-      // The common case (nothing unsynced): take the loaded records as they are.
-      for (let i = 0; i < loaded.length; i++) {
-        const record = loaded[i];
-        if (record !== undefined) next.push(record);
-      }
-    } else {
-      for (const record of loaded) {
-        const key = idKey(record);
-        if (key !== undefined && removedIds.has(key)) continue; // still to be destroyed
-        const local = key === undefined ? undefined : pending.get(key);
-        if (local !== undefined) {
-          // Local edits stay on top of the server's values.
-          local.mergeRecord(record);
-          if (key !== undefined) pending.delete(key);
-          next.push(local);
-          continue;
-        }
-        const existing = key === undefined ? undefined : present?.get(key);
-        if (existing !== undefined) {
-          existing.mergeRecord(record);
-          continue;
-        }
-        next.push(record);
-      }
-    }
-    // Edited records not on the loaded page stay pending for the next sync.
-    const listed = pending.size === 0 ? undefined : new Set(next);
-    const offPage = [...pending.values()].filter((record) => !listed?.has(record));
-    for (const record of previous) record.unjoin(this);
-    for (const record of this.#offPage) record.unjoin(this);
-    for (let i = 0; i < next.length; i++) next[i]?.join(this);
-    for (const record of offPage) record.join(this);
-    for (const record of this.#removed) record.join(this);
-    this.#all = next;
-    this.#offPage = offPage;
+    const plan = mergeLoaded<M>(previous, loaded, {
+      key: idKey,
+      isNew: (record) => record.phantom,
+      isDirty: (record) => record.dirty,
+      removed: this.#removed,
+      offPage: this.#offPage,
+      since,
+      discard: options.discardChanges === true,
+      append: options.addRecords === true,
+    });
+    for (const record of plan.rejected) record.reject();
+    for (const [held, fresh] of plan.updates) takeServerRecord(held, fresh);
+    const kept = new Set<M>([...plan.list, ...plan.offPage, ...plan.removed]);
+    for (const list of [previous, this.#offPage, this.#removed]) for (const record of list) if (!kept.has(record)) unjoin(record, this.#owner);
+    for (const record of kept) join(record, this.#owner);
+    this.#all = plan.list;
+    this.#offPage = plan.offPage;
+    this.#removed = plan.removed;
     this.#byId = null;
-    this.refresh();
+    this.#refresh();
+    const held = new Map(plan.updates.map(([mine, fresh]) => [fresh, mine]));
+    return held.size === 0 ? loaded : loaded.map((record) => held.get(record) ?? record);
   }
 
   /** Load page n (1-based). */
@@ -646,38 +670,35 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     } else {
       this.sorters = propertyOrSorters;
     }
-    return this.afterQueryChange(this.remoteSort);
+    return this.#afterQueryChange(this.remoteSort);
   }
 
   /** Filter on a property (replacing a filter on the same property), or add a list of filters. */
   filter(property: string, value: unknown, operator?: Filter['operator']): Promise<M[]>;
   filter(filters: Filter[]): Promise<M[]>;
   filter(propertyOrFilters: string | Filter[], value?: unknown, operator?: Filter['operator']): Promise<M[]> {
-    const added: Filter[] =
-      typeof propertyOrFilters === 'string'
-        ? [{ property: propertyOrFilters, value, ...(operator !== undefined ? { operator } : {}) }]
-        : propertyOrFilters;
+    const added: Filter[] = typeof propertyOrFilters === 'string' ? [{ property: propertyOrFilters, value, ...(operator !== undefined ? { operator } : {}) }] : propertyOrFilters;
     const replaced = new Set(added.map((filter) => filter.property));
     this.filters = [...this.filters.filter((filter) => !replaced.has(filter.property)), ...added];
     this.currentPage = 1;
-    return this.afterQueryChange(this.remoteFilter);
+    return this.#afterQueryChange(this.remoteFilter);
   }
 
   clearFilter(): Promise<M[]> {
     this.filters = [];
     this.currentPage = 1;
-    return this.afterQueryChange(this.remoteFilter);
+    return this.#afterQueryChange(this.remoteFilter);
   }
 
   group(property: string, direction: Direction = 'ASC'): Promise<M[]> {
     this.groupField = property;
     this.groupDir = direction;
-    return this.afterQueryChange(this.remoteGroup);
+    return this.#afterQueryChange(this.remoteGroup);
   }
 
   clearGrouping(): Promise<M[]> {
     this.groupField = undefined;
-    return this.afterQueryChange(this.remoteGroup);
+    return this.#afterQueryChange(this.remoteGroup);
   }
 
   /** The groups of the records (by `groupField`), in order. */
@@ -685,48 +706,49 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     const field = this.groupField;
     if (field === undefined) return [];
     const groups = new Map<unknown, M[]>();
-    for (const record of this.visible) {
-      const name = record.readField(field);
-      const key = comparable(name);
+    for (const record of this.#visible) {
+      const key = comparable(record.get(field));
       const list = groups.get(key);
       if (list) list.push(record);
       else groups.set(key, [record]);
     }
-    return [...groups.values()].map((records) => ({ name: records[0]?.readField(field), records }));
+    return [...groups.values()].map((records) => ({ name: records[0]?.get(field), records }));
   }
 
-  private afterQueryChange(remote: boolean): Promise<M[]> {
+  #afterQueryChange(remote: boolean): Promise<M[]> {
     if (remote) {
       this.currentPage = 1;
       return this.load();
     }
-    this.refresh();
+    this.#refresh();
     this.fire('datachanged', { store: this });
     return Promise.resolve(this.getRange());
   }
 
   /** Apply the local sorters, grouping and filters. */
-  private refresh(): void {
-    const valueOf = (record: M, property: string): unknown => record.readField(property);
+  #refresh(): void {
+    const valueOf = (record: M, property: string): unknown => record.get(property);
     const sorters: Sorter[] = [];
     if (!this.remoteGroup && this.groupField !== undefined) sorters.push({ property: this.groupField, direction: this.groupDir });
     sorters.push(...(this.remoteSort ? this.sorters.filter((sorter) => sorter.sorterFn !== undefined) : this.sorters));
     if (sorters.length > 0) this.#all.sort(comparator(sorters, valueOf));
     const filters = this.remoteFilter ? this.filters.filter((filter) => filter.filterFn !== undefined) : this.filters;
     this.#view = filters.length === 0 ? null : filterItems(this.#all, filters, valueOf);
+    this.#changed();
   }
 
   // ---- syncing -----------------------------------------------------------------------------
 
   /**
    * Send every unsynced change in one Batch: new records are created, edited ones updated,
-   * removed ones destroyed. Resolves with the Batch; on any failure rejects with a BatchError:
-   * what succeeded is committed, what failed stays pending for the next sync. A sync called
-   * while one runs waits for it, then sends only what is still pending.
+   * removed ones destroyed. It first waits for the writes in flight of those records (a save,
+   * another store's sync), then sends what is still pending: a sync that resolves has sent every
+   * change made before it was called. On any failure rejects with a BatchError: what succeeded is
+   * committed, what failed stays pending for the next sync. Syncs of one store run one after the other.
    */
   sync(options: SyncOptions = {}): Promise<Batch> {
-    const run = this.#syncing.then(() => this.runSync(options));
-    this.#syncing = run.catch(() => undefined);
+    const run = this.#syncing.then(() => this.#runSync(options));
+    this.#syncing = run.catch(ignore);
     return run;
   }
 
@@ -735,20 +757,37 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     return this.#syncDepth > 0;
   }
 
-  private async runSync(options: SyncOptions): Promise<Batch> {
-    const create = this.getNewRecords().filter((record) => !record.saving);
-    // Removed while their create was unconfirmed: created (confirmed) first, then destroyed.
-    for (const record of this.#removed) if (record.phantom && record.createSent && !record.saving) create.push(record);
-    const update = this.getUpdatedRecords().filter((record) => !record.saving);
-    const destroy = this.#removed.filter((record) => (!record.phantom || record.createSent) && !record.erased && !record.saving);
+  async #runSync(options: SyncOptions): Promise<Batch> {
     // An option left undefined takes the Batch's default.
-    const batch = new Batch({ concurrency: options.concurrency, pauseOnException: options.pauseOnException });
-    if (create.length + update.length + destroy.length === 0 || !this.fire('beforesync', { store: this, create, update, destroy })) {
-      return batch.run([], () => Promise.resolve());
-    }
+    const empty = (): Promise<Batch> => new Batch({ concurrency: options.concurrency, pauseOnException: options.pauseOnException }).run([], () => Promise.resolve());
+    const candidates = [...this.#all.filter((record) => record.dirty && !record.erased), ...this.#offPage.filter((record) => record.dirty), ...this.#removed.filter((record) => !record.erased)];
+    if (candidates.length === 0) return empty();
+    let finish = ignore;
+    const done = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
     this.#syncDepth++;
+    this.#changed();
     try {
-      const work = this.getProxy().batch(
+      // Their writes in flight first: a save of one of them, or another store's sync.
+      const waits = claimWrites(candidates, done);
+      if (waits.length > 0) await Promise.all(waits);
+      const removed = new Set(this.#removed);
+      const create: M[] = [];
+      const update: M[] = [];
+      const destroy: M[] = [];
+      for (const record of candidates) {
+        if (record.erased) continue;
+        const state = record[WRITE_STATE];
+        if (removed.has(record)) {
+          // Removed while its create may have been applied: created (confirmed) first, then destroyed.
+          if (mayExist(state)) create.push(record);
+          if (!record.phantom || mayExist(state)) destroy.push(record);
+        } else if (record.phantom) create.push(record);
+        else if (record.dirty) update.push(record);
+      }
+      if (create.length + update.length + destroy.length === 0 || !this.fire('beforesync', { store: this, create, update, destroy })) return await empty();
+      const batch = await this.getProxy().batch(
         { create, update, destroy },
         {
           ...options,
@@ -762,29 +801,74 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
           },
         },
       );
-      for (const record of [...create, ...update, ...destroy]) record.trackWrite(work);
-      const done = await work;
       this.fire('datachanged', { store: this });
-      const errors = done.exceptions.map((operation) => operation.error).filter((error) => error !== undefined);
-      if (done.hasException()) {
-        const error = new BatchError(done, errors);
-        this.fire('exception', { store: this, error, operation: done.exceptions[0] });
+      if (batch.hasException()) {
+        const error = new BatchError(batch, batch.exceptions.map((operation) => operation.error).filter((error) => error !== undefined));
+        this.#error = error;
+        this.fire('exception', { store: this, error, operation: batch.exceptions[0] });
         throw error;
       }
-      return done;
+      this.#error = undefined;
+      return batch;
     } finally {
+      finish();
       this.#syncDepth--;
+      this.#changed();
     }
   }
 
-  private queueAutoSync(): void {
+  #queueAutoSync(): void {
     if (!this.autoSync || this.#autoSyncQueued) return;
     this.#autoSyncQueued = true;
     queueMicrotask(() => {
       this.#autoSyncQueued = false;
-      this.sync().catch(() => undefined); // reported through the exception event
+      this.sync().catch(ignore);
     });
+  }
+
+  // ---- subscriptions -----------------------------------------------------------------------
+
+  /** Something visible changed: the snapshot is made again when next asked for, subscribers hear of it. */
+  #changed(): void {
+    this.#fresh = false;
+    const subscribers = this.#subscribers;
+    if (subscribers !== undefined && subscribers.list.length > 0) schedule(subscribers);
+  }
+
+  /**
+   * Hear of every visible change (records and their order, a record's values, total, loading,
+   * syncing, the last error): `listener` is called at once with the current snapshot, then once
+   * per change batch, in a later microtask (a load of 10,000 records notifies a few times, not per
+   * record). Returns the function that unsubscribes. Svelte can use a store as a store (`$store`).
+   */
+  subscribe(listener: Subscriber<StoreSnapshot<M>>): () => void {
+    const subscribers = (this.#subscribers ??= new Subscribers(() => this.getSnapshot()));
+    return subscribers.add(listener);
+  }
+
+  /** What the store looks like now: the same object until something visible changes. */
+  getSnapshot(): StoreSnapshot<M> {
+    const last = this.#snapshot;
+    if (this.#fresh && last !== undefined) return last;
+    const next: StoreSnapshot<M> = Object.freeze({
+      store: this,
+      records: Object.freeze(this.getRange()),
+      total: this.getTotalCount(),
+      page: this.currentPage,
+      pageCount: this.getPageCount(),
+      loading: this.#loading,
+      syncing: this.isSyncing,
+      hasChanges: this.hasChanges(),
+      error: this.#error,
+    });
+    this.#snapshot = next;
+    this.#fresh = true;
+    return next;
   }
 }
 
 defineOptions(Store.prototype, 'Store', storeSchema);
+
+// Vue's reactive() and ref() leave a store as it is, as markRaw would: the store tells its own
+// changes (subscribe, or rest-proxy/vue's useStore), and a deep proxy over its records would only slow them down.
+Object.defineProperty(Store.prototype, '__v_skip', { value: true });

@@ -1,15 +1,15 @@
 import type { Filter } from '../operation/types.js';
-import { comparable, compareText, type ValueOf } from './sorting.js';
+import { comparable, compareText, textOf, type ValueOf } from './sorting.js';
 
 function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date || b instanceof Date) {
     const x = comparable(a);
     const y = comparable(b);
-    return x === y || (x !== undefined && y !== undefined && String(x) === String(y));
+    return x === y || (x !== undefined && y !== undefined && textOf(x) === textOf(y));
   }
   if (a === b) return true;
   // A filter typed in a text box ('30') matches a number (30), as a server's query string would.
-  return a !== null && b !== null && a !== undefined && b !== undefined && typeof a !== typeof b && String(a) === String(b);
+  return a !== null && b !== null && a !== undefined && b !== undefined && typeof a !== typeof b && textOf(a) === textOf(b);
 }
 
 /** Whether a value is one of a list (`wanted` not being a list: no). */
@@ -41,7 +41,7 @@ export function matchesFilter<T>(item: T, filter: Filter, valueOf: ValueOf<T>): 
     case 'notin': return !isAnyOf(value, wanted);
     case 'like':
     case 'search':
-      return value != null && String(value).toLowerCase().includes(String(wanted ?? '').toLowerCase());
+      return value != null && textOf(value).toLowerCase().includes(textOf(wanted ?? '').toLowerCase());
     default: return false;
   }
 }

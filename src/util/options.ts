@@ -13,14 +13,34 @@ export interface OptionSpec {
   readonly normalize?: (value: unknown, owner: object) => unknown;
   /** `undefined` is a value of its own (a param name: "not sent"), not "the default". */
   readonly keepUndefined?: boolean;
+  /** Says more precisely what is wrong with a value that passed `test` (a bad header name), else undefined. */
+  readonly problem?: (value: unknown) => string | undefined;
 }
 
 export type OptionSchema = Readonly<Record<string, OptionSpec>>;
 
+/** The schema of a config interface: one spec per option, none missing, none misspelt. */
+export type Schema<C> = { readonly [K in keyof Required<C>]: OptionSpec };
+
+/**
+ * The properties a class has for its options: each option of the config, as stored. Options with
+ * a default are never undefined; the others may be. Declared on the class by interface merging,
+ * so that each option is declared (and documented) once, in its config interface.
+ */
+export type Stored<C, Defaulted extends keyof C = never> = Required<Pick<C, Defaulted>> & Pick<C, Exclude<keyof C, Defaulted>>;
+
 const VALUES = Symbol('options');
+const CHANGES = Symbol('optionChanges');
 
 interface WithOptionValues {
   [VALUES]?: Record<string, unknown>;
+  [CHANGES]?: number;
+}
+
+/** Counts the options set on `owner`, so that what is derived from them is made again only after a change. */
+export function optionChanges(owner: object): number {
+  const withValues: WithOptionValues = owner;
+  return withValues[CHANGES] ?? 0;
 }
 
 export function describeValue(value: unknown): string {
@@ -68,6 +88,7 @@ function values(owner: WithOptionValues): Record<string, unknown> {
 function storeDefault(owner: object, name: string, spec: OptionSpec): void {
   const initial = spec.initial ? spec.initial() : undefined;
   values(owner)[name] = initial !== undefined && spec.normalize ? spec.normalize(initial, owner) : initial;
+  changed(owner);
 }
 
 /** Check and store one option; `undefined` restores the default (or, for a param name, turns it off). */
@@ -80,7 +101,14 @@ function store(owner: object, className: string, name: string, spec: OptionSpec,
   if (!spec.test(value)) {
     throw new TypeError(`${className}: ${name} must be ${spec.expect}, got ${describeValue(value)}`);
   }
+  const problem = spec.problem?.(value);
+  if (problem !== undefined) throw new TypeError(`${className}: ${name}: ${problem}`);
   values(owner)[name] = spec.normalize ? spec.normalize(value, owner) : value;
+  changed(owner);
+}
+
+function changed(owner: WithOptionValues): void {
+  owner[CHANGES] = (owner[CHANGES] ?? 0) + 1;
 }
 
 /**
@@ -174,9 +202,9 @@ export function paramOption(initial: string): OptionSpec {
 
 /** Build a spec from a check, with an optional default and normaliser. */
 export function option(
-  check: { expect: string; test: (value: unknown) => boolean },
+  check: { expect: string; test: (value: unknown) => boolean; problem?: (value: unknown) => string | undefined },
   initial?: () => unknown,
   normalize?: (value: unknown, owner: object) => unknown,
 ): OptionSpec {
-  return { expect: check.expect, test: (value) => value === undefined || check.test(value), initial, normalize };
+  return { expect: check.expect, test: (value) => value === undefined || check.test(value), initial, normalize, ...(check.problem ? { problem: check.problem } : {}) };
 }

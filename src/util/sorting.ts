@@ -12,10 +12,23 @@ export function comparable(value: unknown): unknown {
   return value instanceof Date ? value.getTime() : value;
 }
 
+/**
+ * A value as text for comparing: objects by their JSON (`String()` would call a `toString` the
+ * data may have replaced, such as `{ "toString": 1 }` from a server, and throw).
+ */
+export function textOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
 /** Compare two values as text, by code point. */
 export function compareText(a: unknown, b: unknown): number {
-  const left = String(a);
-  const right = String(b);
+  const left = textOf(a);
+  const right = textOf(b);
   return left < right ? -1 : left > right ? 1 : 0;
 }
 

@@ -103,31 +103,56 @@ export function templateNames(url: string): string[] {
 
 /**
  * Fill the `{name}` placeholders of a url. `lookup` gives each value; a value of undefined,
- * null or '' is reported through `missing`, which must throw.
+ * null or '' is reported through `missing`, which must throw; `encode` makes the segment.
  */
 export function fillTemplate(
   url: string,
   lookup: (name: string) => unknown,
   missing: (name: string) => never,
+  encode: (value: unknown, name: string) => string,
 ): string {
   return url.replace(TEMPLATE, (_, name: string) => {
     const value = lookup(name);
     if (value === undefined || value === null || value === '') missing(name);
-    return encodeURIComponent(String(value));
+    return encode(value, name);
   });
 }
 
 /**
- * Encode an id as one path segment. `encodeURIComponent` leaves `.` alone, so the segments `.`
- * and `..` (which url normalisation would collapse) are percent-encoded as well.
+ * Whether a value read as one path segment is `.` or `..`: the WHATWG URL parser (and so fetch)
+ * takes `%2e` for a dot too, and a server may decode twice, so escapes are undone first.
  */
-export function encodeId(id: unknown): string {
-  const encoded = encodeURIComponent(String(id));
-  if (encoded === '.' || encoded === '..') return encoded.replace(/\./g, '%2E');
-  return encoded;
+export function isDotSegment(text: string): boolean {
+  let current = text;
+  for (let i = 0; i < 3 && current.includes('%'); i++) {
+    try {
+      current = decodeURIComponent(current);
+    } catch {
+      break;
+    }
+  }
+  return current === '.' || current === '..';
+}
+
+/**
+ * A value as one path segment: a string or a finite number, never a dot segment; undefined when
+ * it cannot be one. Throws URIError for a string that is not valid Unicode.
+ */
+export function pathSegment(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && Number.isSafeInteger(Math.trunc(value)) ? String(value) : undefined;
+  if (typeof value !== 'string' || isDotSegment(value)) return undefined;
+  return encodeURIComponent(value);
 }
 
 /** Whether a url is absolute (has a scheme), so that fetch can use it without a base. */
 export function isAbsoluteUrl(url: string): boolean {
   return /^[a-zA-Z][a-zA-Z\d+.-]*:/.test(url);
+}
+
+/** The last segment of a url's path that is not a template: `/api/users.json` -> `users`. */
+export function resourceName(url: string): string | undefined {
+  const path = (url.split(/[?#]/)[0] ?? '').replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '');
+  const segments = path.split('/').filter((segment) => segment !== '' && !segment.includes('{'));
+  const last = segments.pop();
+  return last === undefined ? undefined : last.replace(/\.\w+$/, '');
 }

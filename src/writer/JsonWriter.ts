@@ -1,3 +1,4 @@
+import { STORED_DATE } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
 import type { FieldInfo, RecordLike } from '../operation/types.js';
 import { applyOptions, defineOptions, is, option, type OptionSchema } from '../util/options.js';
@@ -126,7 +127,7 @@ export class JsonWriter {
     if (fields.length === 0) {
       const data = record.getData();
       for (const key of Object.keys(data)) {
-        if (key === idProperty) continue;
+        if (key === idProperty || key === '__proto__') continue;
         if (all || record.isModified(key)) out[key] = this.serializeValue(undefined, data[key], record);
       }
     } else {
@@ -136,13 +137,13 @@ export class JsonWriter {
         if (!all && !record.isModified(field.name)) continue;
         if (isoDates && field.type === 'date' && field.serialize === undefined) {
           // A date still held as the canonical ISO string it would be written as: written as is.
-          const iso = record.storedIsoDate(field.name);
+          const iso = record[STORED_DATE](field.name);
           if (iso !== undefined) {
             out[outputKey(field)] = iso;
             continue;
           }
         }
-        const value = record.readField(field.name);
+        const value = record.get(field.name);
         if (value === undefined) continue;
         out[outputKey(field)] = this.serializeValue(field, value, record);
       }

@@ -117,7 +117,10 @@ async function compile(block: CodeBlock, server: TestServer): Promise<string> {
     sourcemap: 'inline',
     sourcefile: join(ROOT, block.file),
   });
-  return result.code.replace(/(from\s*|import\s*\(\s*|import\s+)(["'])rest-proxy\2/g, (_, lead: string, quote: string) => `${lead}${quote}${ENTRY}${quote}`);
+  // 'rest-proxy' and its subpath entries ('rest-proxy/presets') point at the sources.
+  return result.code.replace(/(from\s*|import\s*\(\s*|import\s+)(["'])rest-proxy(?:\/([\w-]+))?\2/g, (_, lead: string, quote: string, entry: string | undefined) =>
+    `${lead}${quote}${entry === undefined ? ENTRY : join(ROOT, 'src', `${entry}.ts`)}${quote}`,
+  );
 }
 
 async function runBlock(block: CodeBlock): Promise<void> {

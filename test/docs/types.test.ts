@@ -1,7 +1,8 @@
 /**
- * The docs' examples also type-check, as a user's `strict` project would compile them: the
- * types are part of what the docs teach (`user.get('name')` is a string, `User.load()` resolves
- * to a User), so an example that would not compile is a wrong example.
+ * The docs' examples also type-check, as the strictest common project would compile them
+ * (`strict`, `noImplicitOverride`, `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`):
+ * the types are part of what the docs teach (`user.get('name')` is a string, `User.load()`
+ * resolves to a User), so an example that would not compile is a wrong example.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,17 +32,24 @@ function runnableBlocks(): CodeBlock[] {
 }
 
 describe('the docs examples', () => {
-  it('type-check under strict settings', { timeout: 120_000 }, () => {
+  it('type-check under strict, noImplicitOverride, exactOptionalPropertyTypes and noUncheckedIndexedAccess', { timeout: 120_000 }, () => {
     const blocks = runnableBlocks();
     const byFile = new Map<string, CodeBlock>();
     for (const block of blocks) {
       // .mts: an ES module wherever it is, so top-level await compiles.
       const file = join(workDir, `${block.file.replace(/[/.]/g, '_')}_${block.line}.mts`);
-      writeFileSync(file, block.code.replace(/(from\s+)(['"])rest-proxy\2/g, (_, lead: string, quote: string) => `${lead}${quote}${ENTRY}${quote}`));
+      // 'rest-proxy' and its subpath entries ('rest-proxy/presets') point at the sources.
+      const code = block.code.replace(/(from\s+|import\s+|declare module\s+)(['"])rest-proxy(?:\/([\w-]+))?\2/g, (_, lead: string, quote: string, entry: string | undefined) =>
+        `${lead}${quote}${entry === undefined ? ENTRY : join(ROOT, 'src', `${entry}.js`)}${quote}`,
+      );
+      writeFileSync(file, code);
       byFile.set(file, block);
     }
     const program = ts.createProgram([...byFile.keys()], {
       strict: true,
+      noImplicitOverride: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
       target: ts.ScriptTarget.ES2022,
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
+// The built-in presets are registered where they are imported, as in an app.
+import '../../src/presets.js';
 import { getPreset, registerPreset, RestProxy } from '../../src/index.js';
+
+declare module '../../src/index.js' {
+  interface Presets {
+    'json-server-with-batch': true;
+  }
+}
 
 describe('preset options assigned after construction', () => {
   it('assigning preset applies its conventions', () => {

@@ -6,6 +6,8 @@
  * trailing-slash redirect, which must fail loudly instead of silently not creating.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// The built-in presets are registered where they are imported, as in an app.
+import '../../src/presets.js';
 import { Model, RestProxy, Store, type Filter, type Sorter } from '../../src/index.js';
 import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
 import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
@@ -342,7 +344,8 @@ describe('django-rest: the trailing-slash redirect', () => {
     expect(error.message).toMatch(/redirect/i);
     expect(error.message).toContain('trailingSlash: true');
     expect(error.message).toContain(`POST ${server.url}/users `);
-    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /users', 'GET /users/']);
+    // Not followed: fetch would have turned the POST into a GET of /users/.
+    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /users']);
     expect(zed.phantom).toBe(true);
     expect(zed.dirty).toBe(true);
     expect(serverRows()).toEqual(SEED);

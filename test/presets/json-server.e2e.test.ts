@@ -5,6 +5,8 @@
  * read back with a plain fetch (`GET /users/:id`, `GET /db`) and compared with the client's records.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+// The built-in presets are registered where they are imported, as in an app.
+import '../../src/presets.js';
 import { Model, ProxyError, RestProxy, Store, type RequestHookContext } from '../../src/index.js';
 import { startJsonServer, type JsonServer } from '../server/jsonServer.js';
 import type { UserData } from './fixtures.js';

@@ -4,8 +4,21 @@
  * unknown preset name, and the presets of servers without batch endpoints refusing batchActions.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// The built-in presets are registered where they are imported, as in an app.
+import '../../src/presets.js';
 import { createProxy, JsonReader, Model, presetNames, registerPreset, RestProxy, Store, type Preset } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../server/index.js';
+
+// Custom presets are declared for type checking, as an app that registers one does.
+declare module '../../src/index.js' {
+  interface Presets {
+    'plain-envelope': true;
+    copied: true;
+    'with-params': true;
+    'no-batch': true;
+    batch: true;
+  }
+}
 
 const BUILT_IN = ['json-server', 'django-rest', 'rails', 'laravel', 'spring-data-rest', 'json-api'];
 
@@ -156,6 +169,7 @@ describe('explicit options beside a preset win', () => {
 describe('an unknown preset', () => {
   it('is a TypeError naming it and listing the registered ones, from every way of making a proxy', () => {
     const makers: (() => unknown)[] = [
+      // @ts-expect-error -- a misspelt preset does not compile either
       () => new RestProxy({ url: '/users', preset: 'djnago-rest' }),
       () => createProxy({ type: 'rest', url: '/users', preset: 'djnago-rest' }),
       () => new Store({ proxy: { type: 'rest', url: '/users', preset: 'djnago-rest' } }),

@@ -7,6 +7,8 @@
  * The cache buster's value is shown as `<now>`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// The built-in presets are registered where they are imported, as in an app.
+import '../../src/presets.js';
 import { Model, ProxyError, Store, type Filter, type Sorter } from '../../src/index.js';
 import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
 import type { PresetName, UserData } from './fixtures.js';
@@ -80,7 +82,8 @@ const EXPECTED: Expected[] = [
     preset: 'json-api',
     load: {
       refused: /json-api has no "like" filter \(on "name"\)/,
-      urlWithEquality: '/users?_dc=<now>&page%5Bnumber%5D=2&page%5Bsize%5D=25&sort=-name%2Cage&filter%5Bname%5D=Ed',
+      // No cache buster: JSON:API servers refuse query params outside its families.
+      urlWithEquality: '/users?page%5Bnumber%5D=2&page%5Bsize%5D=25&sort=-name%2Cage&filter%5Bname%5D=Ed',
     },
     create: {
       line: 'POST /users',

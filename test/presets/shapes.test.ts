@@ -7,9 +7,12 @@
  * which are refused before anything is sent.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+// The built-in presets are registered where they are imported, as in an app.
+import '../../src/presets.js';
 import { Model, Store, type Filter } from '../../src/index.js';
 import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
 import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
+import { inBrowser } from '../helpers/inBrowser.js';
 import type { PresetName, UserData } from './fixtures.js';
 
 const SEED: UserData[] = [
@@ -50,7 +53,8 @@ function lastOf(requests: readonly RecordedRequest[]): RecordedRequest {
 }
 
 describe('rails', () => {
-  it('reads root-wrapped answers (include_root_in_json): a list, one record and a created one', async () => {
+  // The POST route's function uses this file's toRow; in the browser it would run in the hub, without it.
+  it.skipIf(inBrowser)('reads root-wrapped answers (include_root_in_json): a list, one record and a created one', async () => {
     const s = await start('rails');
     s.respond('GET', '/users', { status: 200, headers: { 'X-Total-Count': '3' }, body: SEED.map((user) => ({ user })) }, { times: 1 });
     s.respond('GET', '/users/3', { status: 200, body: { user: SEED[2] } }, { times: 1 });

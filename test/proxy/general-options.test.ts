@@ -3,6 +3,8 @@
  * conventions can use them without a preset.
  */
 import { describe, expect, it } from 'vitest';
+// The built-in presets are registered where they are imported, as in an app.
+import '../../src/presets.js';
 import { Model, Operation, RestProxy, Store, type Filter, type Sorter } from '../../src/index.js';
 import { recordingFetch } from '../helpers/recordingFetch.js';
 import { proxyErrorOf, queryOf } from '../helpers/proxyTestKit.js';

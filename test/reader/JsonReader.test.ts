@@ -119,10 +119,10 @@ describe('JsonReader: options', () => {
 });
 
 describe('JsonReader: success false and unreadable bodies', () => {
-  it("Ext pitfall 24 fixed: success:false fails with kind 'server' and the server's message", async () => {
+  it("Ext pitfall 24 fixed: an envelope's success:false fails with kind 'server' and the server's message", async () => {
     const operation = new Operation({ action: 'read' });
     const fetch = recordingFetch(() => ({ body: { success: false, message: 'Database offline' } }));
-    const proxy = new RestProxy({ url: 'http://api.test/users', model: User, fetch, retry: 0 });
+    const proxy = new RestProxy({ url: 'http://api.test/users', model: User, fetch, retry: 0, reader: { rootProperty: 'data' } });
     const error = await proxyErrorOf(proxy.read(operation));
     expect(error.kind).toBe('server');
     expect(error.message).toContain('Database offline');
@@ -131,9 +131,15 @@ describe('JsonReader: success false and unreadable bodies', () => {
   });
 
   it('successProperty and messageProperty can be renamed', async () => {
-    const error = await proxyErrorOf(read(proxyAnswering({ body: { ok: false, error: 'Quota exceeded' } }, { successProperty: 'ok', messageProperty: 'error' })));
+    const error = await proxyErrorOf(read(proxyAnswering({ body: { ok: false, error: 'Quota exceeded' } }, { rootProperty: 'data', successProperty: 'ok', messageProperty: 'error' })));
     expect(error.kind).toBe('server');
     expect(error.message).toContain('Quota exceeded');
+  });
+
+  it('success is read only from an envelope: a record answered as the body keeps its own success field', async () => {
+    const operation = await read(proxyAnswering({ body: { id: 3, name: 'Flag', success: false, message: 'mine' } }));
+    expect(operation.wasSuccessful()).toBe(true);
+    expect(usersOf(operation).map((user) => user.get('success'))).toEqual([false]);
   });
 
   it('a body without the success property is a success', async () => {

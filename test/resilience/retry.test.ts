@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BatchError, ProxyError, RestProxy, Store, type ProxyRetryEvent } from '../../src/index.js';
-import { retryDelay, normalizeRetry } from '../../src/proxy/retry.js';
+import { retryDelay, normalizeRetry } from '../../src/http/retry.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { defineItem, itemProxy, proxyErrorOf, rejectionOf, requestLines, requestsOf, rowsOf, type ItemData } from './helpers.js';
 

@@ -2,9 +2,13 @@
  * The conventions of popular servers, each from the framework's own documentation and from
  * requests observed against it. Plain option values plus a few small encoders.
  */
+import type { Request } from '../../operation/Request.js';
 import type { Filter, ModelClassLike, Sorter } from '../../operation/types.js';
 import { isPlainObject } from '../../util/options.js';
-import type { Params } from '../ServerProxy.js';
+import { readPath } from '../../util/path.js';
+import { resourceName } from '../../util/url.js';
+import type { Params } from '../options/server.js';
+import { singularize, snakeCase } from './inflect.js';
 import type { Preset } from './registry.js';
 
 function lower(sorter: Sorter): string {
@@ -66,13 +70,28 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** `BlogPost` -> `blog_post`: Rails' parameter root for a model. */
-export function snakeCase(name: string): string {
-  return name.replace(/([a-z\d])([A-Z])/g, '$1_$2').replace(/[-\s]+/g, '_').toLowerCase();
+/**
+ * The root key a Rails controller expects for the records of a request (`params.require(:user)`):
+ * the model's `entityName` when it has one, else the singular of the collection's last url segment
+ * (`/api/users` -> `user`). Never the class name, which minifiers rename.
+ */
+export function railsRootKey(request: Request): string | undefined {
+  const named = request.operation.records[0]?.getModelClass().entityName;
+  if (named !== undefined && named !== '') return snakeCase(named);
+  const resource = resourceName(request.sourceUrl ?? '');
+  return resource === undefined ? undefined : singularize(snakeCase(resource));
 }
 
-function entityKey(model: ModelClassLike | undefined): string | undefined {
-  return model === undefined ? undefined : snakeCase(model.getEntityName());
+/**
+ * An answer wrapped as `{ user: {...} }` (Rails with include_root_in_json): one key, holding an
+ * object, that is not a field of the model. Read without knowing the key's name.
+ */
+function unwrapRoot(item: Record<string, unknown>, model: ModelClassLike | undefined): Record<string, unknown> {
+  const keys = Object.keys(item);
+  const key = keys.length === 1 ? keys[0] : undefined;
+  if (key === undefined || model?.getFields().some((field) => field.name === key)) return item;
+  const inner = item[key];
+  return isPlainObject(inner) ? inner : item;
 }
 
 /**
@@ -203,16 +222,9 @@ const rails = builtIn({
   reader: {
     totalHeader: 'X-Total-Count',
     // With include_root_in_json, each record comes as { user: {...} }.
-    transformRecord: (item, model) => {
-      const key = entityKey(model);
-      const keys = Object.keys(item);
-      const inner = key !== undefined && keys.length === 1 && keys[0] === key ? item[key] : undefined;
-      return isPlainObject(inner) ? inner : item;
-    },
+    transformRecord: unwrapRoot,
   },
-  writer: {
-    rootProperty: (request) => entityKey(request.operation.records[0]?.getModelClass()),
-  },
+  writer: { rootProperty: railsRootKey },
 });
 
 /**
@@ -220,15 +232,17 @@ const rails = builtIn({
  * `in` sends the values comma-separated (`filter[name]=Ed,Bob`). With `like` (Spatie, whose
  * `allowedFilters('name')` is a partial, case-insensitive match by default), `filter[name]=ed`
  * also stands for a like filter: whether it matches exactly or partially is the server's choice.
+ * `inOperator`: `in` goes as `filter[name][in]=Ed,Bob`, for servers with filter operators.
  */
-function bracketFilters(server: string, allowLike: boolean): (filters: Filter[]) => Params {
-  const supported = `equality filters (filter[field]=value)${allowLike ? ', like' : ''} and in (filter[field]=a,b)`;
+function bracketFilters(server: string, allowLike: boolean, inOperator = false): (filters: Filter[]) => Params {
+  const inStyle = inOperator ? 'filter[field][in]=a,b' : 'filter[field]=a,b';
+  const supported = `equality filters (filter[field]=value)${allowLike ? ', like' : ''} and in (${inStyle})`;
   return (filters) => {
     const params: Params = {};
     for (const filter of filters) {
       const operator = operatorOf(filter);
       const key = `filter[${filter.property}]`;
-      if (operator === 'in') params[key] = commaList(server, filter);
+      if (operator === 'in') params[inOperator ? `${key}[in]` : key] = commaList(server, filter);
       else if (operator === '=' || (operator === 'like' && allowLike)) params[key] = commaSafe(server, filter, filter.value);
       else unsupported(server, filter, supported);
     }
@@ -258,30 +272,60 @@ const springDataRest = builtIn({
 
 /** The JSON:API `type` of a request's records: the last segment of the collection url. */
 function jsonApiType(url: string | undefined): string {
-  const path = (url ?? '').split(/[?#]/)[0] ?? '';
-  const segments = path.split('/').filter((s) => s !== '' && !s.startsWith('{'));
-  return (segments.pop() ?? 'resources').replace(/\.\w+$/, '');
+  return resourceName(url ?? '') ?? 'resources';
 }
 
-const jsonApi = builtIn({
-  pageParam: 'page[number]',
-  limitParam: 'page[size]',
-  actionMethods: { update: 'PATCH' },
-  headers: { Accept: 'application/vnd.api+json' },
-  serializeSorters: minusSort('sort'),
-  serializeFilters: bracketFilters('json-api', false),
-  reader: { rootProperty: 'data', totalProperty: 'meta.total', transformRecord: jsonApiRecord },
-  writer: {
-    contentType: 'application/vnd.api+json',
-    rootProperty: 'data',
-    allowSingle: true,
-    transformRecord: (data, record, request) => {
-      const { [idKeyOf(record.getModelClass())]: _id, ...attributes } = data;
-      const type = jsonApiType(request.sourceUrl);
-      return record.phantom ? { type, attributes } : { type, id: String(record.getId()), attributes };
+/** Where JSON:API servers put the total: `meta.total` and the other common places. */
+const JSON_API_TOTALS = ['meta.total', 'meta.totalItems', 'meta.page.total', 'meta.count', 'meta.total-count', 'meta.record-count', 'meta.totalCount', 'meta.page.totalItems'];
+
+function jsonApiTotal(data: unknown): unknown {
+  for (const path of JSON_API_TOTALS) {
+    const value = readPath(data, path);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** Options of the json-api preset, for a server that differs from the most common conventions. */
+export interface JsonApiOptions {
+  /**
+   * How an `in` filter is sent: `'list'` (default) `filter[name]=a,b`, or `'operator'`
+   * `filter[name][in]=a,b`, the style of servers with filter operators.
+   */
+  inFilter?: 'list' | 'operator';
+}
+
+/**
+ * The JSON:API conventions. It sends no parameter outside JSON:API's families (page, sort,
+ * filter): no cache buster, no start, group or id param (a JSON:API server must refuse a name it
+ * does not know). @example registerPreset('drupal', jsonApiPreset({ inFilter: 'operator' }))
+ */
+export function jsonApiPreset(options: JsonApiOptions = {}): Preset {
+  return builtIn({
+    pageParam: 'page[number]',
+    limitParam: 'page[size]',
+    noCache: false,
+    groupParam: null,
+    idParam: null,
+    actionMethods: { update: 'PATCH' },
+    headers: { Accept: 'application/vnd.api+json' },
+    serializeSorters: minusSort('sort'),
+    serializeFilters: bracketFilters('json-api', false, options.inFilter === 'operator'),
+    reader: { rootProperty: 'data', totalProperty: jsonApiTotal, transformRecord: jsonApiRecord },
+    writer: {
+      contentType: 'application/vnd.api+json',
+      rootProperty: 'data',
+      allowSingle: true,
+      transformRecord: (data, record, request) => {
+        const { [idKeyOf(record.getModelClass())]: _id, ...attributes } = data;
+        const type = jsonApiType(request.sourceUrl);
+        return record.phantom ? { type, attributes } : { type, id: String(record.getId()), attributes };
+      },
     },
-  },
-});
+  });
+}
+
+const jsonApi = jsonApiPreset();
 
 export const builtInPresets: Record<string, Preset> = {
   'json-server': jsonServer,

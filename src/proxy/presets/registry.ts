@@ -1,8 +1,7 @@
 import { toReader, type JsonReaderConfig } from '../../reader/JsonReader.js';
-import { describeValue, isPlainObject } from '../../util/options.js';
+import { describeValue, isPlainObject, type OptionSchema } from '../../util/options.js';
 import { toWriter, type JsonWriterConfig } from '../../writer/JsonWriter.js';
-import { restSchema, type RestProxyConfig } from '../RestProxy.js';
-import { builtInPresets } from './builtIn.js';
+import { restOptions, type RestProxyConfig } from '../options/rest.js';
 
 /**
  * A named set of server conventions: plain option values plus small encoder functions. The
@@ -19,7 +18,11 @@ export interface Preset extends Omit<RestProxyConfig, 'preset' | 'url' | 'api' |
 /** Options that belong to one proxy, never to a server's conventions. */
 const NOT_CONVENTIONS = new Set(['preset', 'url', 'api', 'model', 'fetch']);
 
-const presets = new Map<string, Preset>(Object.entries(builtInPresets));
+/** The registry starts empty: `import 'rest-proxy/presets'` registers the built-in presets, so an app that names none ships none. */
+const presets = new Map<string, Preset>();
+
+/** The built-in presets' names, so that a missing import can be told from a typo. */
+const BUILT_IN = ['json-server', 'django-rest', 'rails', 'laravel', 'spring-data-rest', 'json-api'];
 
 /** A copy down to the reader and writer configs, so that the registry shares no object with its callers. */
 function copyPreset(preset: Preset): Preset {
@@ -51,7 +54,8 @@ function checkPreset(name: string, preset: Record<string, unknown>): void {
     if (NOT_CONVENTIONS.has(key)) {
       throw new TypeError(`${where}: ${key} belongs to each proxy, not to a preset of server conventions; give it beside the preset ({ url, preset: '${name}' })`);
     }
-    const spec = restSchema[key];
+    const schema: OptionSchema = restOptions;
+    const spec = Object.hasOwn(schema, key) ? schema[key] : undefined;
     if (spec === undefined) throw new TypeError(`${where}: unknown option "${key}" (a preset holds RestProxy options, reader, writer and supportsBatch)`);
     if (!spec.test(value)) throw new TypeError(`${where}: ${key} must be ${spec.expect}, got ${describeValue(value)}`);
   }
@@ -124,13 +128,20 @@ function underGiven<C extends object, I extends object>(preset: C, given: C | I 
  * `writer` configs, `headers`, `actionMethods` and `extraParams` are merged entry by entry (a
  * reader or writer instance replaces the preset's one whole).
  */
-export function applyPreset(config: RestProxyConfig): RestProxyConfig {
-  if (!isObject(config) || config.preset === undefined) return config;
-  const name = config.preset;
+/** A RestProxy config whose preset is any name (checked here, against the registry). */
+export type PresetInput = Omit<RestProxyConfig, 'preset'> & { preset?: string | undefined };
+
+export function applyPreset(config: PresetInput): PresetInput {
+  if (!isPlainObject(config) || config.preset === undefined) return config;
+  const name: unknown = config.preset;
   const preset = typeof name === 'string' ? presets.get(name) : undefined;
   if (preset === undefined) {
+    if (typeof name === 'string' && BUILT_IN.includes(name)) {
+      throw new TypeError(`RestProxy: preset "${name}" is built in, but the built-in presets are registered only where they are imported: add import 'rest-proxy/presets' once, before the proxy is made`);
+    }
+    const names = presetNames();
     throw new TypeError(
-      `RestProxy: preset must be the name of a registered preset, got ${describeValue(name)}; the registered presets are ${presetNames().map((n) => `"${n}"`).join(', ')} (add one with registerPreset)`,
+      `RestProxy: preset must be the name of a registered preset, got ${describeValue(name)}; ${names.length > 0 ? `the registered presets are ${names.map((n) => `"${n}"`).join(', ')}` : 'none is registered'} (import 'rest-proxy/presets' for the built-in ones, or add one with registerPreset)`,
     );
   }
   const { supportsBatch, reader, writer, ...options } = preset;
@@ -141,7 +152,7 @@ export function applyPreset(config: RestProxyConfig): RestProxyConfig {
   }
   // An option given as undefined is not given: the preset's value stays (null or '' turns a param off).
   const given = withoutUndefined(config);
-  const merged: RestProxyConfig = { ...options, ...given };
+  const merged: PresetInput = { ...options, ...given };
   if (reader !== undefined) merged.reader = underGiven(reader, given.reader);
   if (writer !== undefined) merged.writer = underGiven(writer, given.writer);
   // Objects of independent entries are added to the preset's (and win entry by entry) instead of

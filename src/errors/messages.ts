@@ -1,0 +1,165 @@
+/**
+ * The wording of every ProxyError, in one place. A message says what was asked (the verb and the
+ * url, or the action) and what went wrong, then what the user can do when there is something to
+ * do. `label` is `PUT /users/2` (the url without its cache buster).
+ */
+import type { Operation } from '../operation/Operation.js';
+import { describeValue } from '../util/options.js';
+
+/** What a write that got no usable answer leaves: nothing changed here. */
+const KEPT = 'nothing was changed here: the records are as they were';
+
+export function noFetch(label: string): string {
+  return `${label} failed: there is no fetch here; pass one as the proxy's fetch option`;
+}
+
+export function timedOut(label: string, timeout: number, write: boolean): string {
+  return `${label} failed: no answer within ${timeout} ms (timeout)${write ? `; the server may still have applied it, but ${KEPT}` : ''}`;
+}
+
+export function networkFailed(label: string, reason: string, write: boolean): string {
+  return `${label} failed: network error (${reason}); the server is down or unreachable${write ? `. ${KEPT[0]?.toUpperCase()}${KEPT.slice(1)}` : ''}`;
+}
+
+export function aborted(label: string, when: 'in flight' | 'waiting' | 'before'): string {
+  if (when === 'waiting') return `${label} was aborted while waiting to retry`;
+  if (when === 'before') return `${label} was aborted before it was sent`;
+  return `${label} was aborted; nothing was changed`;
+}
+
+export function afterTries(message: string, tries: number): string {
+  return `${message} (after ${tries} tries)`;
+}
+
+export function relativeUrl(label: string, path: string): string {
+  return `${label} failed: the url is relative and there is no page location to resolve it against (this is not a browser page); use an absolute url such as 'http://localhost:3000${path}'`;
+}
+
+/** Configuration that fetch would refuse whatever the server: it is never sent, nor retried. */
+export function cannotSend(label: string, why: string): string {
+  return `${label} cannot be sent: ${why}`;
+}
+
+export const CANNOT_SEND = {
+  credentials: 'the url has a user name or password in it, which fetch refuses; use the username and password options (or an Authorization header)',
+  scheme: (scheme: string) => `fetch sends http: and https: urls only, got ${JSON.stringify(scheme)}`,
+  url: (url: string) => `${JSON.stringify(url)} is not a valid url`,
+  verb: (method: string) => `fetch refuses the verb ${method}`,
+  body: (method: string, action: string) => `a ${method} request cannot carry a body; set actionMethods.${action} to POST, PUT or PATCH`,
+  weakEtag: (etag: string) =>
+    `the record's ETag ${etag} is weak, and If-Match compares strong ETags only (RFC 9110), so the server would refuse every write as a conflict; make the server send strong ETags for this resource, or set etag: false`,
+};
+
+/**
+ * A write answered with a redirect. Writes are sent with `redirect: 'manual'`, so nothing was
+ * sent to the new url and nothing was applied. `location` is empty where the platform hides it
+ * (a browser's opaque redirect).
+ */
+export function redirectedWrite(label: string, status: number, location: string, suggestion: string | undefined): string {
+  const to = location === '' ? '' : ` to ${location}`;
+  const code = status === 0 ? 'a redirect' : `${status}, a redirect${to}`;
+  const fix = suggestion ?? (location === '' ? 'point the proxy at the final url (the browser hides where the redirect leads: see the network panel)' : `point the proxy at the final url`);
+  return `${label} was answered ${code}; writes never follow redirects, so it was not sent there and nothing was applied (the record keeps its changes). To fix it, ${fix}`;
+}
+
+export function htmlAnswer(label: string, status: number, title: string | undefined): string {
+  return `${label} answered ${status} with an HTML page${title ? ` ("${title}")` : ''} instead of JSON; check that the url points at the API and not at a web page or a login screen`;
+}
+
+export function invalidJson(label: string, status: number, reason: string, text: string): string {
+  const cut = /end of (JSON )?input|Unterminated/i.test(reason) ? ' (the body looks cut short)' : '';
+  return `${label} answered ${status} but the body is not valid JSON${cut}: ${reason}; it starts with ${JSON.stringify(text.slice(0, 60))}`;
+}
+
+export function badShape(label: string, status: number, problem: string): string {
+  return `${label} answered ${status} but ${problem}`;
+}
+
+export function unsafeId(id: number): string {
+  return `the answer has the id ${id} (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53): JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings`;
+}
+
+export function serverSaidNo(label: string, message: string | undefined): string {
+  return `${label} failed: the server answered success: false${message ? `: ${message}` : ''}`;
+}
+
+export function writeFailed(label: string, problem: string): string {
+  return `${label} failed: ${problem}`;
+}
+
+export function missingIds(missing: readonly number[], total: number): string {
+  return total === 1
+    ? 'the server answered without an id for the new record (no id in the body and no Location header), so it could never be updated; the record stays new, and its next save sends the same idempotency key'
+    : `the server answered without an id for ${missing.length} of the ${total} new records (${missing.map((i) => `#${i + 1}`).join(', ')}); those stay new, the others were saved`;
+}
+
+/** `PUT /users/2 failed: 422 Unprocessable Entity: message (name: is required)` and a hint. */
+export function httpFailed(label: string, status: number, statusText: string, detail: string | undefined, fieldErrors: Record<string, string[]> | undefined, hint: string): string {
+  let summary = `${label} failed: ${status}${statusText ? ` ${statusText}` : ''}`;
+  if (detail !== undefined) summary += `: ${detail}`;
+  if (fieldErrors !== undefined) summary += ` (${Object.entries(fieldErrors).map(([field, messages]) => `${field}: ${messages.join(', ')}`).join('; ')})`;
+  return summary + hint;
+}
+
+export const HINTS = {
+  conflict: "; the record changed on the server meanwhile: error.current holds the server's version when it sent one, and the local edits are kept",
+  validation: '; the record keeps its edits and the messages are on record.errors',
+  401: '; the server wants credentials: set the headers option (Authorization) or username and password',
+  403: '; the credentials are not allowed to do this',
+  404: (read: boolean) => (read ? '; check the url and the id' : '; the record may have been deleted on the server, or the url is wrong'),
+  405: (method: string) => `; the server does not allow ${method} here: check actionMethods and the url`,
+  415: '; the server does not accept this Content-Type',
+  rootKey: (root: string) => `; the body was sent wrapped in ${JSON.stringify(root)} (the writer's rootProperty): if the server wants another root key, set the model's entityName or the writer's rootProperty`,
+};
+
+export function noUrl(action: string): string {
+  return `${action} failed: no url is configured; give the proxy a url (e.g. { url: '/users' }) or an api entry for "${action}"`;
+}
+
+export function missingTemplateValue(action: string, url: string, name: string, fromRecord: boolean): string {
+  return `${action} failed: the url ${url} needs a value for {${name}}; pass it in the params ({ params: { ${name}: ... } })${fromRecord ? ' or set it on the record' : ''}`;
+}
+
+/** An id or url template value that cannot be one path segment. */
+export function badSegment(action: string, what: string, value: unknown): string {
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    return `${action} failed: the ${what} ${value} cannot be put in a url: it is beyond the integers JavaScript numbers hold exactly (2^53), so it may not be the server's id; have the server send such ids as strings`;
+  }
+  if (typeof value === 'string') {
+    return `${action} failed: the ${what} ${JSON.stringify(value)} cannot be put in a url: as a path segment it reads as "." or "..", which would step out of the collection`;
+  }
+  return `${action} failed: the ${what} ${describeValue(value)} cannot be put in a url: it must be a string or a finite number`;
+}
+
+export function notUnicode(action: string, id: unknown): string {
+  return `${action} failed: the id ${JSON.stringify(String(id))} cannot be put in a url (it is not valid Unicode)`;
+}
+
+export function noId(action: string): string {
+  return `${action} failed: the record has no id: check idProperty or the field mapping (it is not new, so it would otherwise go to the collection url)`;
+}
+
+export function localOnly(kind: 'sorter' | 'filter', property: string): string {
+  return kind === 'sorter'
+    ? `read failed: the sorter on "${property}" has a sorterFn, which runs locally only and cannot be sent to the server; sort locally (remoteSort: false) or drop the function`
+    : `read failed: the filter on "${property}" has a filterFn, which runs locally only and cannot be sent to the server; filter locally (remoteFilter: false) or use property/operator/value`;
+}
+
+export function cannotSendOperation(proxy: string, action: string): string {
+  return `${proxy} cannot send the ${action} operation: use a RestProxy, AjaxProxy or MemoryProxy`;
+}
+
+export function failedWith(action: string, message: string): string {
+  return `${action} failed: ${message}`;
+}
+
+export function noRecordRead(operation: Operation): string {
+  const request = operation.request;
+  const what = request ? `${request.method} ${request.url ?? ''}` : `read of id ${JSON.stringify(operation.id)}`;
+  return `${what} answered no record for id ${JSON.stringify(operation.id)}`;
+}
+
+export const LOAD = {
+  superseded: 'the load was superseded by a newer load (or aborted); nothing changed',
+  cancelled: 'the load was cancelled by a beforeload listener',
+};

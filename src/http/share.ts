@@ -1,0 +1,62 @@
+/**
+ * Identical GETs in flight at the same time share one request. Each caller can still abort its
+ * own wait; the request itself is cancelled when no caller waits any more.
+ */
+import { ProxyError } from '../errors/ProxyError.js';
+import { aborted } from '../errors/messages.js';
+import type { Exchange, Layer } from './types.js';
+
+interface Shared {
+  promise: Promise<Exchange>;
+  controller: AbortController;
+  waiters: number;
+}
+
+export function sharingGets(): Layer {
+  return (next) => {
+    const inflight = new Map<string, Shared>();
+    return (request, attempt) => {
+      const key = request.shareKey;
+      if (key === undefined || request.method !== 'GET') return next(request, attempt);
+      let entry = inflight.get(key);
+      if (entry === undefined) {
+        const controller = new AbortController();
+        const shared: Shared = { promise: next({ ...request, signal: controller.signal }, attempt), controller, waiters: 0 };
+        inflight.set(key, shared);
+        const forget = (): void => {
+          if (inflight.get(key) === shared) inflight.delete(key);
+        };
+        shared.promise.then(forget, forget);
+        entry = shared;
+      }
+      const shared = entry;
+      shared.waiters++;
+      const signal = request.signal;
+      if (signal === undefined) return shared.promise;
+      return new Promise<Exchange>((resolve, reject) => {
+        const abort = (): void => {
+          reject(new ProxyError('abort', aborted(request.label, 'in flight'), { cause: signal.reason }));
+          if (--shared.waiters > 0) return;
+          // Forgotten before it is cancelled, so that an identical GET made now starts afresh.
+          if (inflight.get(key) === shared) inflight.delete(key);
+          shared.controller.abort(signal.reason);
+        };
+        if (signal.aborted) {
+          abort();
+          return;
+        }
+        signal.addEventListener('abort', abort, { once: true });
+        shared.promise.then(
+          (exchange) => {
+            signal.removeEventListener('abort', abort);
+            resolve(exchange);
+          },
+          (error: unknown) => {
+            signal.removeEventListener('abort', abort);
+            reject(error);
+          },
+        );
+      });
+    };
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * What a record holds besides its public face, shared by the model's own modules and the Store:
+ * its values, what it knows beyond them (its meta), and the stores that hold it. Keyed by
+ * symbols the package does not export, so that none of it is part of the Model a user sees.
+ */
+import type { FieldErrors } from '../errors/ProxyError.js';
+import type { Proxy } from '../proxy/Proxy.js';
+import { schedule, type Subscribers } from '../util/notify.js';
+import type { WriteState } from './writeState.js';
+
+/** @internal The values by field name (built-in types converted on first read). */
+export const DATA: unique symbol = Symbol('rest-proxy.data');
+/** @internal What the record knows beyond its values; null for a clean record loaded from a server. */
+export const META: unique symbol = Symbol('rest-proxy.meta');
+/** @internal The stores that hold the record. */
+export const OWNERS: unique symbol = Symbol('rest-proxy.owners');
+
+/** Something that holds records and wants to hear of their changes (a Store). */
+export interface RecordOwner {
+  /** The proxy records of this owner are saved through, when it has its own. */
+  proxy(): Proxy | undefined;
+  /** Fields were edited (set, setId). */
+  afterEdit(record: object, names: readonly string[]): void;
+  /** Values became the saved ones (a write's answer, commit(), a reload); `created`: the write was the record's create. */
+  afterCommit(record: object, names: readonly string[], created: boolean): void;
+  afterReject(record: object): void;
+  /** The record is gone from the server. */
+  afterErase(record: object): void;
+  /** Anything visible about the record changed (values, saving, errors): for subscriptions. */
+  afterChange(record: object): void;
+}
+
+export interface RecordMeta {
+  state: WriteState;
+  /** The previous values of changed fields. */
+  modified: Record<string, unknown> | undefined;
+  clientId: string | undefined;
+  errors: FieldErrors | undefined;
+  etag: string | undefined;
+  /** The last write of the record in its queue (saves run one after the other); undefined when none runs. */
+  writing: Promise<unknown> | undefined;
+  /** Counts the changes of the values, so that a write's answer can tell "not edited since it was sent" at once. */
+  version: number;
+  /** The last snapshot made, and whether it is still the current one. */
+  snapshot: unknown;
+  fresh: boolean;
+  subscribers: Subscribers<unknown> | undefined;
+}
+
+/** A record as the model's modules and the Store reach it. */
+export interface Internals {
+  [DATA]: Record<string, unknown>;
+  [META]: RecordMeta | null;
+  [OWNERS]: RecordOwner | RecordOwner[] | null;
+}
+
+export function newMeta(state: WriteState): RecordMeta {
+  return {
+    state, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, writing: undefined,
+    version: 0, snapshot: undefined, fresh: false, subscribers: undefined,
+  };
+}
+
+/** Call `tell` for every store that holds the record. */
+export function eachOwner(record: Internals, tell: (owner: RecordOwner) => void): void {
+  const owners = record[OWNERS];
+  if (owners === null) return;
+  if (Array.isArray(owners)) for (const owner of [...owners]) tell(owner);
+  else tell(owners);
+}
+
+/**
+ * Something visible about the record changed: its snapshot is made again when next asked for,
+ * its subscribers and its stores hear of it (batched, in a later microtask).
+ */
+export function touch(record: Internals): void {
+  const meta = record[META];
+  if (meta !== null) {
+    meta.fresh = false;
+    const subscribers = meta.subscribers;
+    if (subscribers !== undefined && subscribers.list.length > 0) schedule(subscribers);
+  }
+  eachOwner(record, (owner) => owner.afterChange(record));
+}
+
+/** A store takes the record in. */
+export function join(record: Internals, owner: RecordOwner): void {
+  const owners = record[OWNERS];
+  if (owners === null) record[OWNERS] = owner;
+  else if (Array.isArray(owners)) {
+    if (!owners.includes(owner)) owners.push(owner);
+  } else if (owners !== owner) record[OWNERS] = [owners, owner];
+}
+
+/** A store lets the record go. */
+export function unjoin(record: Internals, owner: RecordOwner): void {
+  const owners = record[OWNERS];
+  if (owners === owner) record[OWNERS] = null;
+  else if (Array.isArray(owners)) {
+    const rest = owners.filter((candidate) => candidate !== owner);
+    record[OWNERS] = rest.length === 0 ? null : rest.length === 1 ? (rest[0] ?? null) : rest;
+  }
+}
+
+export function belongsTo(record: Internals, owner: RecordOwner): boolean {
+  const owners = record[OWNERS];
+  return owners === owner || (Array.isArray(owners) && owners.includes(owner));
+}

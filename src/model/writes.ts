@@ -1,0 +1,155 @@
+/**
+ * How a record takes part in a write: what it looked like when the write was sent, what it keeps
+ * when the write succeeds or fails (through the reducer of writeState.ts), and the queue that
+ * runs the writes of one record one after the other.
+ */
+import type { FieldErrors } from '../errors/ProxyError.js';
+import { isValidId, type Action } from '../operation/types.js';
+import { newKey } from '../util/ids.js';
+import { INVALID } from './fields.js';
+import { DATA, eachOwner, META, newMeta, touch, type Internals, type RecordMeta } from './internal.js';
+import { recordInfo } from './modelInfo.js';
+import { asFieldValue, mergeServerValues, readField, sameFieldValue, type ValueHolder } from './values.js';
+import { ERASED, isPhantom, reduce, SAVED } from './writeState.js';
+
+/** What a record looked like when a write was sent. */
+class WriteSnapshot {
+  /** `version`: the record's meta.version then, or -1 when it had no meta (never taken as unedited). */
+  constructor(readonly values: Record<string, unknown>, readonly version: number) {}
+}
+
+const SUCCEED = { type: 'succeed' } as const;
+const ERASE = { type: 'erase' } as const;
+
+export function metaOf(record: Internals): RecordMeta {
+  return (record[META] ??= newMeta(SAVED));
+}
+
+/** A write of the record is about to be sent: snapshot what it sends (a create mints its key). */
+export function sendWrite(record: ValueHolder, action: Action, batch?: string): WriteSnapshot {
+  const meta = record[META];
+  const version = meta === null ? -1 : meta.version;
+  if (action === 'destroy') return new WriteSnapshot({}, version);
+  // Copied as stored (a date may still be its ISO string): succeedWrite compares values with
+  // sameFieldValue, so nothing is converted just for this.
+  if (meta !== null && isPhantom(meta.state)) {
+    const values = { ...record[DATA] };
+    meta.state = reduce(meta.state, { type: 'send', values, key: newKey(), batch });
+    return new WriteSnapshot(values, version);
+  }
+  const values: Record<string, unknown> = {};
+  const modified = meta?.modified;
+  if (modified !== undefined) for (const key of Object.keys(modified)) values[key] = record[DATA][key];
+  return new WriteSnapshot(values, version);
+}
+
+/**
+ * The write succeeded: commit what was sent (fields edited since stay dirty), merge the server's
+ * answer, and take the id it assigned to a new record (`assignedId`: from a Location header).
+ */
+export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void {
+  const meta = metaOf(record);
+  const state = meta.state;
+  const sent = snapshot instanceof WriteSnapshot ? snapshot.values : {};
+  // A create re-sent under its idempotency key may be answered for an earlier try: what the
+  // server holds is then what that try sent, and edits made since must stay unsaved.
+  const baseline = state.status === 'creating' && state.applied !== undefined ? state.applied : sent;
+  const info = recordInfo(record);
+  let committed: string[];
+  if (baseline === sent && snapshot instanceof WriteSnapshot && snapshot.version === meta.version) {
+    // No value changed since the write was sent: every sent field is saved as it is.
+    committed = Object.keys(sent);
+    const modified = meta.modified;
+    if (modified !== undefined) for (const name of committed) delete modified[name];
+  } else {
+    committed = [];
+    for (const name of baseline === sent ? Object.keys(sent) : new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
+      const saved = name in baseline ? baseline[name] : sent[name];
+      if (sameFieldValue(record, name, readField(record, name), saved) && (!(name in sent) || sameFieldValue(record, name, sent[name], saved))) {
+        if (meta.modified) delete meta.modified[name];
+        committed.push(name);
+      } else if (info.byName.get(name)?.persist !== false) {
+        (meta.modified ??= {})[name] = asFieldValue(record, name, saved); // edited since it was sent: still unsaved
+      }
+    }
+  }
+  if (meta.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
+  if (serverData !== undefined) {
+    const changed = mergeServerValues(record, serverData, written);
+    if (changed.length > 0) committed = committed.concat(changed); // exact size, no growth
+  }
+  const created = state.status === 'creating';
+  if (created) {
+    // The id comes from the body, else from the Location header of a 201.
+    if ((serverData === undefined || serverData[info.idKey] === undefined) && isValidId(assignedId)) {
+      const converted = info.idField ? info.idField.convert(assignedId, record) : assignedId;
+      record[DATA][info.idProperty] = converted === INVALID ? assignedId : converted;
+      meta.version++;
+    }
+  }
+  meta.state = reduce(state, SUCCEED);
+  meta.errors = undefined;
+  touch(record);
+  eachOwner(record, (owner) => owner.afterCommit(record, committed, created));
+}
+
+/** The write failed; `applied`: whether it may still have reached the server. */
+export function failWrite(record: Internals, applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors): void {
+  const meta = metaOf(record);
+  meta.state = reduce(meta.state, { type: 'fail', applied, body });
+  if (errors !== undefined) meta.errors = Object.keys(errors).length === 0 ? undefined : errors;
+  touch(record);
+}
+
+/** The record is gone from the server (or was dropped while new). */
+export function eraseRecord(record: Internals): void {
+  const meta = metaOf(record);
+  if (meta.state === ERASED) return;
+  meta.state = reduce(meta.state, ERASE);
+  touch(record);
+  eachOwner(record, (owner) => owner.afterErase(record));
+}
+
+function ignore(): void {
+  // a write's failure is reported by its own promise
+}
+
+/** Run `run` as the record's next write: after the one in flight, if any (saves of one record never overlap). */
+export function enqueue<T>(record: Internals, run: () => Promise<T>): Promise<T> {
+  const meta = metaOf(record);
+  const next = (meta.writing ?? Promise.resolve()).then(run, run);
+  meta.writing = next;
+  touch(record);
+  const settle = (): void => {
+    if (meta.writing !== next) return;
+    meta.writing = undefined;
+    touch(record);
+  };
+  next.then(settle, settle);
+  return next;
+}
+
+/**
+ * Make `work` the write of every record (a save called meanwhile waits for it), and return the
+ * writes already in flight that it must wait for before it sends anything. One settled promise
+ * is shared by all the records of a sync: no promise is made per record.
+ */
+export function claimWrites(records: readonly Internals[], work: Promise<unknown>): Promise<unknown>[] {
+  const waits: Promise<unknown>[] = [];
+  const settled = work.then(ignore, ignore);
+  for (const record of records) {
+    const meta = metaOf(record);
+    if (meta.writing !== undefined) waits.push(meta.writing.then(ignore, ignore));
+    meta.writing = settled;
+    touch(record);
+  }
+  void settled.then(() => {
+    for (const record of records) {
+      const meta = record[META];
+      if (meta === null || meta.writing !== settled) continue;
+      meta.writing = undefined;
+      touch(record);
+    }
+  });
+  return waits;
+}

@@ -1,0 +1,19 @@
+/**
+ * The write protocol between records and proxies. A proxy tells a record that a write is sent,
+ * succeeded or failed; the record keeps its own lifecycle (see model/writeState.ts). The members
+ * are keyed by these symbols, which the package root does not export: they are not part of the
+ * Model a user sees.
+ */
+
+/** The record's write state (a `WriteState`). */
+export const WRITE_STATE: unique symbol = Symbol('rest-proxy.writeState');
+/** `(action, batch?) => snapshot`: a write is about to be sent; returns what the record looks like now. */
+export const SEND: unique symbol = Symbol('rest-proxy.send');
+/** `(snapshot, item, assignedId, written)`: the write was applied; take the server's answer. */
+export const SUCCEED: unique symbol = Symbol('rest-proxy.succeed');
+/** `(applied, body?, fieldErrors?)`: the write failed; `applied`: whether it may have reached the server. */
+export const FAIL: unique symbol = Symbol('rest-proxy.fail');
+/** `()`: the record is gone from the server. */
+export const ERASE: unique symbol = Symbol('rest-proxy.erase');
+/** `(name) => string | undefined`: a date field still held as the canonical ISO string it is written as. */
+export const STORED_DATE: unique symbol = Symbol('rest-proxy.storedDate');

@@ -1,0 +1,41 @@
+/**
+ * Optimistic concurrency: a record's PUT, PATCH and DELETE carry its last ETag as `If-Match`, so
+ * that the server refuses the write (412) when someone else changed the record meanwhile.
+ */
+import { ProxyError } from '../../errors/ProxyError.js';
+import { CANNOT_SEND, cannotSend } from '../../errors/messages.js';
+import { WRITE_STATE } from '../../operation/protocol.js';
+import { isPlainObject } from '../../util/options.js';
+import { onlyRecord, type Feature } from './feature.js';
+
+/** Whether the server's current version holds every value that was sent. */
+export function echoes(sent: unknown, current: unknown): boolean {
+  return isPlainObject(sent) && isPlainObject(current) && Object.entries(sent).every(([key, value]) => JSON.stringify(current[key]) === JSON.stringify(value));
+}
+
+export const etags: Feature = {
+  beforeSend(request, headers) {
+    const method = request.method;
+    if (method !== 'PUT' && method !== 'PATCH' && method !== 'DELETE') return;
+    const etag = onlyRecord(request.operation.records)?.etag;
+    if (etag === undefined || etag === '*') return;
+    // A weak validator never matches If-Match's strong comparison: every write would be a 412.
+    if (etag.startsWith('W/')) throw new ProxyError('config', cannotSend(`${method} ${request.url ?? ''}`, CANNOT_SEND.weakEtag(etag)), { mayHaveBeenApplied: false });
+    headers['if-match'] ??= etag;
+  },
+
+  /**
+   * A 412 that says only that this record's earlier write, whose answer was lost, was applied
+   * (the server's current version is that write), while this request carries newer edits or
+   * removes the record: take the 412's ETag and send the request again.
+   */
+  recover(request, exchange, error) {
+    const record = onlyRecord(request.operation.records);
+    if (error.status !== 412 || record === undefined || (request.action !== 'update' && request.action !== 'destroy')) return undefined;
+    const state = record[WRITE_STATE];
+    const etag = exchange.response.headers.get('etag');
+    if (state.status !== 'saved' || state.unsure === undefined || etag === null || !echoes(state.unsure, error.body)) return undefined;
+    record.etag = etag;
+    return 'again';
+  },
+};

@@ -1,0 +1,124 @@
+/** The options of the fetch transport (AjaxProxy), declared once. */
+import { headerProblem } from '../../http/headers.js';
+import { isRetry, normalizeRetry, type NormalizedRetry, type RetryOptions } from '../../http/retry.js';
+import type { FetchFunction } from '../../http/types.js';
+import type { Request } from '../../operation/Request.js';
+import type { Action } from '../../operation/types.js';
+import { is, isPlainObject, option, type OptionSpec, type Schema } from '../../util/options.js';
+import { serverSchema, type ServerProxyConfig } from './server.js';
+
+export type { FetchFunction };
+
+/** What the `onRequest` hook gets, before every try of a request. */
+export interface RequestHookContext {
+  request: Request;
+  /** The final url (params included). */
+  url: string;
+  /** The fetch init; change `init.headers` (a Headers object) to add a token or a trace id. */
+  init: RequestInit & { headers: Headers };
+  /** The try about to be made (1 for the first). */
+  attempt: number;
+}
+
+/** What the `onResponse` hook gets, after every answer. */
+export interface ResponseHookContext {
+  request: Request;
+  response: Response;
+  attempt: number;
+}
+
+export interface AjaxProxyConfig extends ServerProxyConfig {
+  /**
+   * The verb per action; a partial object keeps the defaults for the rest.
+   * Default `{ create: 'POST', read: 'GET', update: 'POST', destroy: 'POST' }` (RestProxy: PUT and DELETE).
+   * @example { update: 'PATCH' }
+   */
+  actionMethods?: Partial<Record<Action, string>>;
+  /** Headers of every request, checked when set. Default `{}`. @example { Authorization: 'Bearer ...' } */
+  headers?: Record<string, string>;
+  /** Send cookies cross-origin (`credentials: 'include'`). Default false. */
+  withCredentials?: boolean;
+  /** The user name of HTTP Basic credentials (an `Authorization: Basic` header). Default none. */
+  username?: string | undefined;
+  /** The password of HTTP Basic credentials (with `username`). Default none. */
+  password?: string | undefined;
+  /** For non-GET requests, put the params in the JSON body instead of the query string. Default false. */
+  paramsAsJson?: boolean;
+  /** The fetch to use (tests, SSR, instrumentation). Default the global `fetch`. */
+  fetch?: FetchFunction | undefined;
+  /**
+   * Retries with exponential backoff and jitter on network errors, timeouts and the listed
+   * statuses, honouring `Retry-After`. A number sets `limit`; `0` turns retries off.
+   * Default `{ limit: 2, methods: ['GET','PUT','DELETE'], statusCodes: [408,429,500,502,503,504], backoffLimit: 10000, delay: 300 }`.
+   */
+  retry?: number | RetryOptions | NormalizedRetry;
+  /**
+   * Send an `Idempotency-Key` header with every create, the same for every try and every later
+   * sync of one record until it succeeds, and allow POST to be retried. Default false.
+   */
+  idempotencyKey?: boolean;
+  /**
+   * Keep each record's last `ETag` and send it as `If-Match` with its PUT, PATCH and DELETE. With
+   * `batchActions`, records that have an ETag are written one by one, each with its own If-Match.
+   * Default false.
+   */
+  etag?: boolean;
+  /** Called before every try: add headers, log, trace. Default none. */
+  onRequest?: ((context: RequestHookContext) => void | Promise<void>) | undefined;
+  /**
+   * Called after every answer. Return `'retry'` to send the request once more (e.g. after
+   * refreshing an expired token on a 401). Default none.
+   */
+  onResponse?: ((context: ResponseHookContext) => void | 'retry' | Promise<void | 'retry'>) | undefined;
+}
+
+export const AJAX_METHODS: Readonly<Record<Action, string>> = Object.freeze({ create: 'POST', read: 'GET', update: 'POST', destroy: 'POST' });
+
+/** The actionMethods option over these defaults: a partial object keeps the default verb of the others. */
+export function actionMethodsOption(defaults: Readonly<Record<Action, string>>): OptionSpec {
+  return option(
+    {
+      expect: 'an object mapping create, read, update and destroy to HTTP verbs',
+      test: (v) => isPlainObject(v) && Object.entries(v).every(([key, verb]) => key in defaults && (verb === undefined || (typeof verb === 'string' && /^[A-Za-z]+$/.test(verb)))),
+    },
+    () => ({}),
+    (value) => {
+      const result = { ...defaults };
+      if (isPlainObject(value)) {
+        for (const [action, verb] of Object.entries(value)) {
+          if (typeof verb === 'string' && (action === 'create' || action === 'read' || action === 'update' || action === 'destroy')) result[action] = verb.toUpperCase();
+        }
+      }
+      return result;
+    },
+  );
+}
+
+const isHeaders = {
+  expect: 'an object of header names to string values',
+  test: (v: unknown) => isPlainObject(v) && Object.values(v).every((value) => typeof value === 'string'),
+  problem: (v: unknown) => {
+    if (!isPlainObject(v)) return undefined;
+    for (const [name, value] of Object.entries(v)) {
+      const problem = headerProblem(name, value);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  },
+};
+
+export const ajaxSchema = {
+  ...serverSchema,
+  actionMethods: actionMethodsOption(AJAX_METHODS),
+  headers: option(isHeaders, () => ({})),
+  withCredentials: option(is.boolean, () => false),
+  username: option(is.string),
+  password: option(is.string),
+  paramsAsJson: option(is.boolean, () => false),
+  fetch: option(is.function),
+  retry: option(isRetry, () => ({}), normalizeRetry),
+  idempotencyKey: option(is.boolean, () => false),
+  etag: option(is.boolean, () => false),
+  onRequest: option(is.function),
+  onResponse: option(is.function),
+} satisfies Schema<AjaxProxyConfig>;
