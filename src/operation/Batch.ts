@@ -1,4 +1,4 @@
-import { applyOptions, defineOptions, is, option, type OptionSchema } from '../util/options.js';
+import { assignOptions, is, option, type OptionSchema } from '../util/options.js';
 import type { Operation } from './Operation.js';
 
 export interface BatchConfig {
@@ -33,7 +33,7 @@ export class Batch {
   isPaused = false;
 
   constructor(config: BatchConfig = {}) {
-    applyOptions(this, 'Batch', schema, config);
+    assignOptions(this, 'Batch', schema, config);
   }
 
   hasException(): boolean {
@@ -72,4 +72,3 @@ export class Batch {
   }
 }
 
-defineOptions(Batch.prototype, 'Batch', schema);

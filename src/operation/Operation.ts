@@ -1,7 +1,7 @@
 import type { ProxyError } from '../errors/ProxyError.js';
 import { batchOf } from '../model/writeState.js';
 import { newKey } from '../util/ids.js';
-import { applyOptions, defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import { assignOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { SEND, WRITE_STATE } from './protocol.js';
 import type { Request } from './Request.js';
 import type { ResultSet } from './ResultSet.js';
@@ -113,7 +113,7 @@ export class Operation<R extends RecordLike = RecordLike> {
     if (!isPlainObject(config) || config.action === undefined) {
       throw new TypeError('Operation: the config must be an object with an action ("create", "read", "update" or "destroy")');
     }
-    applyOptions(this, 'Operation', schema, config);
+    assignOptions(this, 'Operation', schema, config);
   }
 
   /** Whether the operation is about exactly one record (or, for a read, one id). */
@@ -161,4 +161,3 @@ export class Operation<R extends RecordLike = RecordLike> {
   }
 }
 
-defineOptions(Operation.prototype, 'Operation', schema);

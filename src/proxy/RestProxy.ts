@@ -6,7 +6,7 @@ import { defineOptions, is, option, type OptionSchema, type Schema, type Stored 
 import { appendFormat, appendSegment, appendSlash, fillTemplate, joinUrl, pathSegment, splitUrl, templateNames } from '../util/url.js';
 import { AjaxProxy } from './AjaxProxy.js';
 import { REST_METHODS, restOptions, type PresetName, type Presets, type RestProxyConfig } from './options/rest.js';
-import { applyPreset, getPreset } from './presets/registry.js';
+import { applyPresetOf, presetSupportsBatch } from './presets/support.js';
 import { sent } from './ServerProxy.js';
 
 export type { PresetName, Presets, RestProxyConfig };
@@ -15,7 +15,7 @@ export const restSchema = {
   ...restOptions,
   // Assigned after construction too, `batchActions: true` is refused while the preset forbids it.
   batchActions: option(is.boolean, () => false, (value, owner) => {
-    if (value === true && owner instanceof RestProxy && owner.preset !== undefined && getPreset(owner.preset)?.supportsBatch === false) {
+    if (value === true && owner instanceof RestProxy && owner.preset !== undefined && !presetSupportsBatch(owner.preset)) {
       throw new TypeError(`RestProxy: batchActions cannot be true with preset "${owner.preset}": that server has no batch endpoint`);
     }
     return value;
@@ -43,7 +43,7 @@ export class RestProxy extends AjaxProxy {
 
   constructor(config: RestProxyConfig = {}) {
     // A preset's options go under the ones given (its name is checked against the registry).
-    super(applyPreset(config));
+    super(applyPresetOf(config));
   }
 
   override getDefaultActionMethods(): Record<Action, string> {
@@ -123,7 +123,7 @@ if (setPreset) {
     ...presetOption,
     set(this: RestProxy, name: unknown) {
       if (typeof name === 'string') {
-        const { preset: _name, ...conventions } = applyPreset({ preset: name });
+        const { preset: _name, ...conventions } = applyPresetOf({ preset: name });
         setPreset.call(this, name);
         for (const [key, value] of Object.entries(conventions)) Reflect.set(this, key, value);
         return;

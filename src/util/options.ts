@@ -130,6 +130,34 @@ export function defineOptions(prototype: object, className: string, schema: Opti
   }
 }
 
+/** The config as an object whose every key is an option of `schema` (else a TypeError naming it). */
+function checkedConfig(className: string, schema: OptionSchema, config: unknown): object {
+  if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) {
+    throw new TypeError(`${className}: the config must be an object, got ${describeValue(config)}`);
+  }
+  const given: object = config ?? {};
+  for (const key of Object.keys(given)) {
+    if (!Object.hasOwn(schema, key)) {
+      throw new TypeError(`${className}: unknown option "${key}"${suggestion(key, Object.keys(schema))}`);
+    }
+  }
+  return given;
+}
+
+/**
+ * Check a config and put each option on `owner` as a plain property (its default when not
+ * given): for objects made by the thousand (an operation per record of a sync), whose options
+ * are read often and not assigned afterwards.
+ */
+export function assignOptions(owner: object, className: string, schema: OptionSchema, config: unknown): void {
+  const given = checkedConfig(className, schema, config);
+  for (const [name, spec] of entriesOf(schema)) {
+    const value: unknown = Object.hasOwn(given, name) ? Reflect.get(given, name) : undefined;
+    if (value !== undefined && !spec.test(value)) throw new TypeError(`${className}: ${name} must be ${spec.expect}, got ${describeValue(value)}`);
+    Reflect.set(owner, name, value === undefined ? spec.initial?.() : value);
+  }
+}
+
 /**
  * Apply defaults, then a user's config, checking every key: an unknown option or a value of the
  * wrong type is a TypeError that names it.
@@ -140,15 +168,7 @@ export function applyOptions(
   schema: OptionSchema,
   config: unknown,
 ): void {
-  if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) {
-    throw new TypeError(`${className}: the config must be an object, got ${describeValue(config)}`);
-  }
-  const given: object = config ?? {};
-  for (const key of Object.keys(given)) {
-    if (!Object.hasOwn(schema, key)) {
-      throw new TypeError(`${className}: unknown option "${key}"${suggestion(key, Object.keys(schema))}`);
-    }
-  }
+  const given = checkedConfig(className, schema, config);
   for (const [name, spec] of entriesOf(schema)) {
     // An option left out takes its default; one given as undefined is stored as undefined.
     if (Object.hasOwn(given, name)) store(owner, className, name, spec, Reflect.get(given, name));

@@ -2,6 +2,7 @@ import { toReader, type JsonReaderConfig } from '../../reader/JsonReader.js';
 import { describeValue, isPlainObject, type OptionSchema } from '../../util/options.js';
 import { toWriter, type JsonWriterConfig } from '../../writer/JsonWriter.js';
 import { restOptions, type RestProxyConfig } from '../options/rest.js';
+import { installPresets, type PresetInput } from './support.js';
 
 /**
  * A named set of server conventions: plain option values plus small encoder functions. The
@@ -128,9 +129,6 @@ function underGiven<C extends object, I extends object>(preset: C, given: C | I 
  * `writer` configs, `headers`, `actionMethods` and `extraParams` are merged entry by entry (a
  * reader or writer instance replaces the preset's one whole).
  */
-/** A RestProxy config whose preset is any name (checked here, against the registry). */
-export type PresetInput = Omit<RestProxyConfig, 'preset'> & { preset?: string | undefined };
-
 export function applyPreset(config: PresetInput): PresetInput {
   if (!isPlainObject(config) || config.preset === undefined) return config;
   const name: unknown = config.preset;
@@ -163,3 +161,6 @@ export function applyPreset(config: PresetInput): PresetInput {
   if (bothObjects(options.extraParams, extraParams)) merged.extraParams = { ...options.extraParams, ...extraParams };
   return merged;
 }
+
+// Loaded, the registry is what RestProxy applies presets with.
+installPresets({ apply: applyPreset, supportsBatch: (name) => presets.get(name)?.supportsBatch !== false });
