@@ -467,6 +467,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       if (created) this.#since.created.add(own);
       this.#since.written.add(own);
     }
+    if (created) this.#replaceCopy(own);
     if (!this.#removed.includes(own)) this.#index(own); // a created record now has its server id
     const offPage = this.#offPage.indexOf(own);
     if (offPage !== -1 && !own.dirty) {
@@ -474,6 +475,35 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       unjoin(own, this.#owner);
     }
     if (this.hasListeners('update')) this.fire('update', { store: this, record: own, operation: 'commit', modifiedFieldNames: [...names] });
+  }
+
+  /**
+   * A created record whose id a load already brought (the load saw the row of a create that was
+   * not confirmed yet): the user's record takes the copy's place, with the edits made to the copy.
+   */
+  #replaceCopy(own: M): void {
+    const key = idKey(own);
+    if (key === undefined) return;
+    if (this.#byId === null) {
+      const map = new Map<string, M>();
+      for (const record of this.#all) {
+        const id = record === own ? undefined : idKey(record);
+        if (id !== undefined) map.set(id, record);
+      }
+      this.#byId = map;
+    }
+    const copy = this.#byId.get(key);
+    if (copy === undefined || copy === own) return;
+    const at = this.#all.indexOf(copy);
+    if (at === -1) return;
+    const visibleAt = this.#visible.indexOf(copy);
+    this.#all.splice(at, 1);
+    this.#byId.delete(key);
+    unjoin(copy, this.#owner);
+    if (copy.dirty && !copy.phantom) own.set(copy.getChanges());
+    this.#refresh();
+    this.fire('remove', { store: this, records: [copy], indexes: [visibleAt] });
+    this.fire('datachanged', { store: this });
   }
 
   #afterReject(record: object): void {

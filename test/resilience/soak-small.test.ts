@@ -19,11 +19,14 @@ afterEach(async () => {
 
 describe('soak (small)', () => {
   it.each([
-    { seed: 7, concurrency: 1, etag: false },
-    { seed: 11, concurrency: 4, etag: false },
-    { seed: 13, concurrency: 4, etag: true },
-  ])('150 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag: the server ends equal to the user\'s intent', async ({ seed, concurrency, etag }) => {
-    const result = await runSoak(server, { count: 150, seed, rate: 0.2, concurrency, maxRounds: 15, maxMs: 10_000, etag });
+    { seed: 7, concurrency: 1, etag: false, interleave: false },
+    { seed: 11, concurrency: 4, etag: false, interleave: false },
+    { seed: 13, concurrency: 4, etag: true, interleave: false },
+    // Saves racing syncs, removals during saves, loads racing syncs.
+    { seed: 17, concurrency: 4, etag: false, interleave: true },
+    { seed: 19, concurrency: 4, etag: true, interleave: true },
+  ])('150 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag, interleaved $interleave: the server ends equal to the user\'s intent', async ({ seed, concurrency, etag, interleave }) => {
+    const result = await runSoak(server, { count: 150, seed, rate: 0.2, concurrency, maxRounds: 15, maxMs: 10_000, etag, interleave });
     console.log(result.summary);
 
     expectUserIntent(result);

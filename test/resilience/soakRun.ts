@@ -40,6 +40,12 @@ export interface SoakOptions {
   touchNewRecords?: boolean;
   /** The verbs chaos hits. Default all. */
   chaosMethods?: string[];
+  /**
+   * Race the user against the sync: while a sync's requests are in flight, some edited records
+   * are saved on their own (saves racing the sync), some are removed while their save runs, and a
+   * store load races the sync (its answer may predate the writes the sync completes). Default false.
+   */
+  interleave?: boolean;
 }
 
 interface ItemData {
@@ -82,6 +88,8 @@ export interface SoakResult {
   strangers: string[];
   /** Client records that still differ from the server (dirty, new, other values or id). */
   clientMismatches: string[];
+  /** Ids the store lists more than one record object for (one record per id). */
+  storeDuplicates: string[];
   /** The failures of the last sync that did not resolve. */
   lastErrors: string[];
 }
@@ -157,6 +165,9 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     }
   };
 
+  /** What the user starts on their own while a sync runs (interleave): saves, and a load. */
+  const racing: Promise<unknown>[] = [];
+
   /** Edit `editShare` and remove `removeShare` of the records still in the store. */
   const wave = (editShare: number, removeShare: number): void => {
     const removing: Item[] = [];
@@ -167,22 +178,47 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
       if (roll < removeShare) {
         intent.removed = true;
         intent.removedWhileNew ||= record.phantom;
+        // Removed while its own save runs.
+        if (options.interleave && random() < 0.5) racing.push(record.save().catch(() => undefined));
         removing.push(record);
       } else if (roll < removeShare + editShare) {
         intent.rev += 1;
         intent.name = `${intent.name.split(' #')[0] ?? intent.name} #${intent.rev}`;
         intent.editedWhileNew ||= record.phantom;
         record.set({ name: intent.name, rev: intent.rev });
+        // Saved on its own while the store syncs.
+        if (options.interleave && random() < 0.3) racing.push(record.save().catch(() => undefined));
       }
     }
     store.remove(removing);
   };
 
+  /** With interleave: a wave made while a sync's requests are in flight, and a load racing it. */
+  const waveDuringSync = async (editShare: number, removeShare: number): Promise<boolean> => {
+    if (!options.interleave) {
+      wave(editShare, removeShare);
+      return syncOnce();
+    }
+    const syncing = syncOnce();
+    // Let the sync claim its records and send its first requests.
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    racing.push(store.load().catch(() => undefined));
+    wave(editShare, removeShare);
+    const synced = await syncing;
+    await Promise.allSettled(racing.splice(0));
+    return synced;
+  };
+
   // Round 1 creates; each later wave edits and removes while some of the work is still pending.
   let done = await syncOnce();
-  wave(0.25, 0.1);
-  done = await syncOnce();
-  wave(0.15, 0.05);
+  if (options.interleave) {
+    await waveDuringSync(0.25, 0.1);
+    await waveDuringSync(0.15, 0.05);
+  } else {
+    wave(0.25, 0.1);
+    done = await syncOnce();
+    wave(0.15, 0.05);
+  }
   done = false;
   while (!done && rounds < options.maxRounds + 1 && performance.now() - started < options.maxMs) {
     done = await syncOnce();
@@ -233,6 +269,13 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     if (problems.length > 0) clientMismatches.push(`${describeIntent(intent)}: ${problems.join(', ')}`);
   }
 
+  const listedIds = new Map<string, number>();
+  for (const record of store.getRange()) {
+    const id = String(record.getId());
+    listedIds.set(id, (listedIds.get(id) ?? 0) + 1);
+  }
+  const storeDuplicates = [...listedIds].filter(([, count]) => count > 1).map(([id, count]) => `${id} x${count}`);
+
   const stats = server.stats;
   const faults = TYPES.map((type) => `${type} ${stats.faults[type]}`).join(', ');
   const kinds = [...errorKinds.entries()].map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
@@ -242,9 +285,9 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     `requests ${stats.requests}, faults ${stats.faulted} (${faults}); retries ${retries}; conflicts ${conflicts}; ` +
     `failed operations by kind: ${kinds}; ` +
     `server rows ${rows.length}, duplicates ${duplicates.length}, lost edits ${lostEdits.length}, removed but back ${resurrected.length}, ` +
-    `missing ${missing.length}, strangers ${strangers.length}, client mismatches ${clientMismatches.length}`;
+    `missing ${missing.length}, strangers ${strangers.length}, client mismatches ${clientMismatches.length}, store duplicates ${storeDuplicates.length}`;
 
-  return { summary, converged: done, rounds, duplicates, lostEdits, resurrected, missing, strangers, clientMismatches, lastErrors: [...new Set(lastErrors.map((e) => e.replace(/\/items\/\d+/, '/items/<id>')))] };
+  return { summary, converged: done, rounds, duplicates, lostEdits, resurrected, missing, strangers, clientMismatches, storeDuplicates, lastErrors: [...new Set(lastErrors.map((e) => e.replace(/\/items\/\d+/, '/items/<id>')))] };
 }
 
 /** The server ends holding exactly what the user did, and store.sync() resolved in time. */
@@ -255,6 +298,7 @@ export function expectUserIntent(result: SoakResult): void {
   expect.soft(result.missing, 'records missing on the server').toEqual([]);
   expect.soft(result.strangers, 'rows nobody made').toEqual([]);
   expect.soft(result.clientMismatches, 'client records that differ from the server').toEqual([]);
+  expect.soft(result.storeDuplicates, 'ids the store lists twice').toEqual([]);
   expect.soft(result.lastErrors, 'failures of the last sync').toEqual([]);
   expect(result.converged, 'store.sync() resolved within the bound').toBe(true);
 }

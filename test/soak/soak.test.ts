@@ -30,8 +30,11 @@ describe('soak', () => {
     { seed: SEED, concurrency: 1, etag: false },
     { seed: SEED, concurrency: 8, etag: false },
     { seed: SEED + 1, concurrency: 8, etag: true },
-  ])('1,000 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag', async ({ seed, concurrency, etag }) => {
-    const result = await runSoak(server, { count: 1_000, seed, rate: 0.2, concurrency, maxRounds: 30, maxMs: 60_000, etag });
+    // Saves racing syncs, removals during saves, loads racing syncs.
+    { seed: SEED + 3, concurrency: 8, etag: false, interleave: true },
+    { seed: SEED + 4, concurrency: 8, etag: true, interleave: true },
+  ])('1,000 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag, interleaved $interleave', async ({ seed, concurrency, etag, interleave = false }) => {
+    const result = await runSoak(server, { count: 1_000, seed, rate: 0.2, concurrency, maxRounds: 30, maxMs: 60_000, etag, interleave });
     console.log(result.summary);
 
     expectUserIntent(result);

@@ -1,0 +1,65 @@
+/**
+ * One record object per id in a store, where a load and an unconfirmed create meet: a create
+ * whose answer was lost exists on the server; a load lists its row before the record knows its
+ * id; when the create is confirmed (replayed under its idempotency key), the store must not list
+ * the same id twice.
+ */
+import { describe, expect, it } from 'vitest';
+import { Model, RestProxy, Store } from '../../src/index.js';
+import { recordingFetch, type Answer, type RecordedCall } from '../helpers/recordingFetch.js';
+
+interface ItemData {
+  id: number;
+  name: string;
+}
+
+class Item extends Model<ItemData> {
+  static override fields = [{ name: 'id', type: 'int' }, 'name'];
+}
+
+/** A server that applies every POST, replays a POST whose Idempotency-Key it has seen, and can lose answers. */
+function keyedServer() {
+  const rows: ItemData[] = [];
+  const byKey = new Map<string, ItemData>();
+  let loseNextAnswer = false;
+  const respond = (call: RecordedCall): Answer => {
+    if (call.method === 'GET') return { body: rows };
+    if (call.method !== 'POST') return { status: 200, body: call.json ?? {} };
+    const key = call.headers['idempotency-key'] ?? '';
+    let row = byKey.get(key);
+    if (row === undefined) {
+      const body: unknown = call.json;
+      const name = typeof body === 'object' && body !== null && 'name' in body && typeof body.name === 'string' ? body.name : '';
+      row = { id: 100 + rows.length, name };
+      rows.push(row);
+      byKey.set(key, row);
+    }
+    if (loseNextAnswer) {
+      loseNextAnswer = false;
+      return new TypeError('fetch failed: the connection was reset after the server applied the request');
+    }
+    return { status: 201, body: row };
+  };
+  return { rows, respond, loseNextAnswer: () => (loseNextAnswer = true) };
+}
+
+describe('a load that lists the row of an unconfirmed create', () => {
+  it('then the create is confirmed: the store lists that id once, as the user\'s record', async () => {
+    const server = keyedServer();
+    const fetch = recordingFetch(server.respond);
+    const store = new Store({ model: Item, pageSize: 0, proxy: new RestProxy({ url: 'http://api.test/items', fetch, idempotencyKey: true, retry: 0 }) });
+    const [mine] = store.add({ name: 'Mine' });
+    server.loseNextAnswer();
+    await expect(store.sync()).rejects.toThrow(/network error/);
+    expect(mine?.phantom).toBe(true);
+
+    await store.load(); // lists row 100, made by the create whose answer was lost
+    await store.sync(); // the create again, same key: the server answers for row 100
+
+    expect(server.rows).toHaveLength(1);
+    expect(mine?.phantom).toBe(false);
+    expect(mine?.getId()).toBe(100);
+    expect(store.getRange().map((item) => item.getId())).toEqual([100]);
+    expect(store.getById(100)).toBe(mine);
+  });
+});
