@@ -19,6 +19,9 @@ export default defineConfig({
     globalSetup: ['test/server/hub.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // Its own JSON report: test-results.json is the Node run's, read by .ci/run for its summary line.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results.browser.json' },
     browser: {
       enabled: true,
       headless: true,

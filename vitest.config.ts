@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'bench/**/*.test.ts'],
-    exclude: ['test/soak/**', 'node_modules/**'],
+    // *.browser.test.ts: only for the browser run (vitest.browser.config.ts).
+    exclude: ['test/soak/**', 'node_modules/**', '**/*.browser.test.ts'],
     typecheck: {
       include: ['test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',

@@ -81,7 +81,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   async function run(call: HubCall): Promise<unknown> {
     if (call.op === 'start') {
-      const server = await startTestServer(call.options);
+      // No keep-alive unless the test asks for it: Chromium silently re-sends a request whose reused
+      // connection is dropped before any answer (or that is answered 408), which would use up injected
+      // faults and deliver writes twice. On a new connection it never does (see types.ts, keepAlive).
+      const server = await startTestServer({ keepAlive: false, ...call.options });
       lastId += 1;
       servers.set(lastId, { server, routes: new Map() });
       return { id: lastId, url: server.url };

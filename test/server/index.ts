@@ -173,8 +173,11 @@ export async function startTestServer<R extends object = Db>(options: TestServer
     }
   }
 
+  const keepAlive = options.keepAlive ?? true;
   const server = createServer((req, res) => {
     res.on('error', () => undefined);
+    // Node ends the connection after an answer that says so; the next request needs a new one.
+    if (!keepAlive) res.setHeader('Connection', 'close');
     if (cors(req, res)) return;
     handle(req, res).catch(() => destroy(res));
   });

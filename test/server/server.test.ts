@@ -1,4 +1,5 @@
 // Tests of the test server itself (API.md), with plain fetch.
+import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer } from './index.js';
 import { startJsonServer } from './jsonServer.js';
@@ -368,6 +369,60 @@ describe('faults', () => {
     expect(server.requests).toHaveLength(0);
     expect(server.stats.requests).toBe(0);
     expect((await call(`${server.url}/users/3`)).status).toBe(200);
+  });
+});
+
+describe('keepAlive', () => {
+  interface Sent {
+    status: number;
+    connection: string | undefined;
+    /** whether the request went over a connection an earlier request had used */
+    reused: boolean;
+  }
+
+  /** node:http through a keep-alive agent with one socket, so a connection the server keeps open is used again. */
+  function send(agent: Agent, url: string, method: string, headers: Record<string, string> = {}): Promise<Sent> {
+    return new Promise((resolve, reject) => {
+      const req = request(url, { agent, method, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, reused: req.reusedSocket }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  async function sendThree(options: TestServerOptions<{ users: typeof USERS }>): Promise<Sent[]> {
+    const server = await start(options);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const preflight = await send(agent, `${server.url}/users/1`, 'OPTIONS', { Origin: 'http://page.test', 'Access-Control-Request-Method': 'PUT' });
+      const read = await send(agent, `${server.url}/users/1`, 'GET', { Origin: 'http://page.test' });
+      return [preflight, read, await send(agent, `${server.url}/users/1`, 'GET')];
+    } finally {
+      agent.destroy();
+    }
+  }
+
+  it('by default connections are kept open and used again', async () => {
+    const [preflight, read, again] = await sendThree({});
+    expect(preflight).toMatchObject({ status: 204, connection: 'keep-alive', reused: false });
+    expect(read).toMatchObject({ status: 200, connection: 'keep-alive', reused: true });
+    expect(again).toMatchObject({ status: 200, reused: true });
+  });
+
+  it('keepAlive: false answers every request, preflights included, with Connection: close on a new connection', async () => {
+    const sent = await sendThree({ keepAlive: false });
+    expect(sent.map(({ status }) => status)).toEqual([204, 200, 200]);
+    for (const answer of sent) expect(answer).toMatchObject({ connection: 'close', reused: false });
+  });
+
+  it('keepAlive: false still drops the connection for a fault, and the next request gets a new one', async () => {
+    const server = await start({ keepAlive: false });
+    server.inject({ type: 'reset-after', match: { method: 'POST' } });
+    await expect(call(`${server.url}/users`, { method: 'POST', json: { name: 'Ghost' } })).rejects.toBeInstanceOf(TypeError);
+    expect(await call(`${server.url}/users`, { method: 'POST', json: { name: 'Kept' } })).toMatchObject({ status: 201 });
+    expect(server.db.users.slice(5).map((user) => user.name)).toEqual(['Ghost', 'Kept']);
   });
 });
 

@@ -135,6 +135,14 @@ export interface TestServerOptions<R extends object = Db> {
   fields?: Record<string, string[]>;
   /** a path prefix to strip, e.g. '/api' (a leading '/api' is also stripped when no collection is named 'api') */
   basePath?: string;
+  /**
+   * false: every answer (CORS preflights included) carries `Connection: close` and its connection is
+   * closed after it, so each request travels on a new connection. Default true (HTTP/1.1 keep-alive).
+   * The browser run's hub sets false: Chromium re-sends a request on its own when a reused
+   * connection is dropped before any answer (or answers 408), which would use up injected faults
+   * and deliver writes twice (test/resilience/browser-resend.browser.test.ts).
+   */
+  keepAlive?: boolean;
 }
 
 export interface TestServer<R extends object = Db> {
