@@ -2,103 +2,24 @@ import { ProxyError, type FieldErrors } from '../errors/ProxyError.js';
 import { noRecordRead } from '../errors/messages.js';
 import { Operation } from '../operation/Operation.js';
 import { ERASE, FAIL, SEND, STORED_DATE, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
-import { ResultSet } from '../operation/ResultSet.js';
 import { isValidId, type Action, type FieldInfo, type RecordLike } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import { Subscribers, type Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { INVALID, sameValue, type Field, type FieldDeclaration } from './fields.js';
+import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type RecordMeta, type RecordOwner } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
-import { fromServerValue, getData, mergeServerValues, readField } from './values.js';
+import { proxyOf, requestOptions, runDestroy, runSave, takeServerRecord } from './persistence.js';
+import { isSnapshotOf, RecordSnapshot } from './snapshot.js';
+import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
+import { convertOrThrow, fromServerValue, getData, initValues, readField, setValues } from './values.js';
 import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
-import { isPhantom, mayExist, NEW, SAVED, type WriteState } from './writeState.js';
+import { isPhantom, NEW, SAVED, type WriteState } from './writeState.js';
 
-/** Options of save, destroy, load and reload. */
-export interface PersistOptions {
-  /** Params for this request. */
-  params?: Record<string, unknown>;
-  /** Cancels the request (kind 'abort'); the record is left as it was. */
-  signal?: AbortSignal;
-  /** Headers for this request. */
-  headers?: Record<string, string>;
-  /** A proxy to use instead of the model's (or the store's). */
-  proxy?: Proxy;
-}
-
-/** A model class as a static method sees its `this`. */
-export interface ModelClass<T extends Model = Model> {
-  new (data?: Record<string, unknown>): T;
-  /** The declared proxy (a proxy or a config), if any. */
-  readonly proxy: Proxy | ProxyTypeConfig | undefined;
-  getEntityName(): string;
-  idProperty: string;
-  clientIdProperty: string | undefined;
-  getProxy(): Proxy;
-  getFields(): readonly FieldInfo[];
-}
-
-/** The values a record is made of: any of its fields, each of its type (or null). */
-export type ModelInit<D> = { [K in keyof D]?: D[K] | null };
-
-/** The data type of a model: `DataOf<User>` is `{ id: number; name: string; ... }`. */
-export type DataOf<M> = M extends Model<infer D> ? D : Record<string, unknown>;
-
-/** The type of a model's id: its `id` field's type, when it declares one. */
-export type IdOf<D> = D extends { id: infer I } ? I : unknown;
-
-/** A record's field errors: the server's messages per field (a field of the model, or another key the server used). */
-export type FieldErrorsOf<D> = { readonly [K in keyof D]?: readonly string[] } & { readonly [field: string]: readonly string[] | undefined };
-
-/**
- * What a record looks like at one moment, for a UI: frozen, and a new object only when something
- * visible changed (so React, Vue and Svelte can compare it by identity).
- */
-export class RecordSnapshot<M extends Model<object> = Model> {
-  /** Every value, converted (a frozen copy). */
-  readonly values: Readonly<Record<string, unknown>>;
-  readonly phantom: boolean;
-  readonly dirty: boolean;
-  readonly saving: boolean;
-  readonly erased: boolean;
-  readonly errors: FieldErrorsOf<DataOf<M>>;
-
-  readonly #id: unknown;
-
-  constructor(readonly record: M) {
-    this.values = Object.freeze(record.getData());
-    this.#id = record.getId();
-    this.phantom = record.phantom;
-    this.dirty = record.dirty;
-    this.saving = record.saving;
-    this.erased = record.erased;
-    this.errors = record.errors;
-    Object.freeze(this);
-  }
-
-  /** The id then (typed like `record.getId`). */
-  getId(): IdOf<DataOf<M>> | undefined;
-  getId(): unknown {
-    return this.#id;
-  }
-
-  /** A value as it was when the snapshot was taken (typed like `record.get`). */
-  get<K extends keyof DataOf<M> & string>(name: K): DataOf<M>[K];
-  get(name: string): unknown;
-  get(name: string): unknown {
-    return this.values[name];
-  }
-
-  /** Whether another snapshot shows the same (so the older one can be kept). */
-  sameAs(other: RecordSnapshot<M>): boolean {
-    if (other.record !== this.record || other.phantom !== this.phantom || other.dirty !== this.dirty || other.saving !== this.saving) return false;
-    if (other.erased !== this.erased || other.errors !== this.errors || !sameValue(other.#id, this.#id)) return false;
-    const keys = Object.keys(this.values);
-    return keys.length === Object.keys(other.values).length && keys.every((key) => sameValue(this.values[key], other.values[key]));
-  }
-}
+export type { DataOf, FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
+export { RecordSnapshot };
 
 const proxies = new WeakMap<object, Proxy>();
 let clientIds = 0;
@@ -115,16 +36,6 @@ export function recordFromServer<T extends Model>(model: ModelClass<T>, data: Re
   } finally {
     adopting = undefined;
   }
-}
-
-function unknownField(info: ModelInfo, where: string, name: string): TypeError {
-  return new TypeError(`${entityNameOf(info.model)}${where}: unknown field "${name}" (fields: ${info.fields.map((field) => field.name).join(', ')})`);
-}
-
-function convertOrThrow(record: Model<object>, field: Field, value: unknown): unknown {
-  const converted = field.convert(value, record);
-  if (converted === INVALID) throw new TypeError(`${entityNameOf(recordInfo(record).model)}.${field.name}: cannot convert ${describeValue(value)} to ${field.type}`);
-  return converted;
 }
 
 /**
@@ -179,24 +90,9 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       }
       return;
     }
-    if (data !== undefined && !isPlainObject(data)) {
-      throw new TypeError(`${entityNameOf(new.target)}: a record is made of an object of field values, got ${describeValue(data)}`);
-    }
-    const input: Record<string, unknown> = data ?? {};
     const values: Record<string, unknown> = {};
     this[DATA] = values;
-    for (const key of Object.keys(input)) {
-      if (input[key] !== undefined && !info.byName.has(key) && (info.fields.length > 0 || key === '__proto__')) throw unknownField(info, '', key);
-    }
-    for (const field of info.fields) {
-      const given = input[field.name];
-      const value = given === undefined ? field.makeDefault() : given;
-      if (value === undefined) continue;
-      // A date given as the canonical ISO string waits for its first read, as a loaded one does:
-      // it is valid, and it is written back as it is, never parsed just to be formatted again.
-      values[field.name] = field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : convertOrThrow(this, field, value);
-    }
-    if (info.fields.length === 0) for (const key of Object.keys(input)) if (input[key] !== undefined) values[key] = input[key];
+    initValues(this, info, values, data);
     this[META] = isValidId(values[info.idProperty]) ? null : newMeta(NEW);
   }
 
@@ -277,31 +173,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   set<K extends keyof D & string>(name: K, value: D[K] | null): this;
   set(values: Partial<{ [K in keyof D]: D[K] | null }>): this;
   set(nameOrValues: string | object, value?: unknown): this {
-    if (typeof nameOrValues !== 'string' && !isPlainObject(nameOrValues)) {
-      throw new TypeError(`${entityNameOf(recordInfo(this).model)}.set: expected a field name or an object of values, got ${describeValue(nameOrValues)}`);
-    }
-    const entries: [string, unknown][] = typeof nameOrValues === 'string' ? [[nameOrValues, value]] : Object.entries(nameOrValues);
-    const info = recordInfo(this);
-    const converted: [string, unknown, Field | undefined][] = entries.map(([name, raw]) => {
-      const field = info.byName.get(name);
-      if (field === undefined && (info.fields.length > 0 || name === '__proto__')) throw unknownField(info, '.set', name);
-      return [name, field ? convertOrThrow(this, field, raw) : raw, field];
-    });
-    const changed: string[] = [];
-    const data = this[DATA];
-    for (const [name, next, field] of converted) {
-      const current = readField(this, name);
-      if (sameValue(current, next)) continue;
-      data[name] = next;
-      changed.push(name);
-      const meta = metaOf(this);
-      meta.version++;
-      if (field !== undefined && !field.persist) continue;
-      const modified = (meta.modified ??= {});
-      if (!(name in modified)) modified[name] = current;
-      else if (sameValue(modified[name], next)) delete modified[name];
-      if (Object.keys(modified).length === 0) meta.modified = undefined;
-    }
+    const changed = setValues(this, nameOrValues, value);
     if (changed.length > 0) {
       touch(this);
       eachOwner(this, (owner) => owner.afterEdit(this, changed));
@@ -523,70 +395,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 // changes (subscribe), and a deep proxy over thousands of records would only slow them down.
 Object.defineProperty(Model.prototype, '__v_skip', { value: true });
 
-function isSnapshotOf<M extends Model<object>>(value: unknown, record: M): value is RecordSnapshot<M> {
-  return value instanceof RecordSnapshot && value.record === record;
-}
-
-/**
- * Take a freshly read copy of a record (its values and ETag): fields with local edits keep them
- * on top; the stores that hold it and its subscribers hear of the change.
- */
-export function takeServerRecord(record: Model<object>, fresh: Model<object>): void {
-  if (fresh.etag !== undefined) record.etag = fresh.etag;
-  const changed = mergeServerValues(record, fresh[DATA]);
-  if (changed.length === 0) return;
-  touch(record);
-  eachOwner(record, (owner) => owner.afterCommit(record, changed, false));
-}
-
 export function isModelClass(value: unknown): value is typeof Model {
   return typeof value === 'function' && (value === Model || value.prototype instanceof Model);
 }
 
-/** The proxy a record is saved through: the one given, its store's, else its model's. */
-function proxyOf(record: Model<object>, options: PersistOptions): Proxy {
-  if (options.proxy) return options.proxy;
-  const owners = record[OWNERS];
-  const owner = Array.isArray(owners) ? owners[0] : owners;
-  return owner?.proxy() ?? record.getModelClass().getProxy();
-}
-
-async function runSave(record: Model<object>, options: PersistOptions): Promise<Operation> {
-  if (record.erased) throw new TypeError(`${entityNameOf(recordInfo(record).model)}.save: the record was destroyed; make a new one to create it again`);
-  const action: Action | undefined = record.phantom ? 'create' : record.dirty ? 'update' : undefined;
-  if (action === undefined) {
-    const operation = new Operation({ action: 'update', records: [record] });
-    operation.setSuccessful(new ResultSet({ records: [record] }));
-    return operation;
-  }
-  const operation = new Operation({ action, records: [record], ...requestOptions(options) });
-  const proxy = proxyOf(record, options);
-  await (action === 'create' ? proxy.create(operation) : proxy.update(operation));
-  return operation;
-}
-
-async function runDestroy(record: Model<object>, options: PersistOptions): Promise<Operation> {
-  const operation = new Operation({ action: 'destroy', records: [record], ...requestOptions(options) });
-  const state = record[META]?.state ?? SAVED;
-  if (state.status === 'erased') {
-    operation.setSuccessful(new ResultSet({ records: [record] }));
-    return operation;
-  }
-  // Its create may have been applied: confirm it (same idempotency key), then destroy it.
-  if (mayExist(state)) await runSave(record, options);
-  if (record.phantom) {
-    eraseRecord(record);
-    operation.setSuccessful(new ResultSet({ records: [record] }));
-    return operation;
-  }
-  await proxyOf(record, options).destroy(operation);
-  return operation;
-}
-
-function requestOptions(options: PersistOptions): { params?: Record<string, unknown>; signal?: AbortSignal; headers?: Record<string, string> } {
-  return {
-    ...(options.params ? { params: options.params } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
-  };
-}

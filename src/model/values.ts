@@ -3,10 +3,13 @@
  * sent it, and converted to its field's type when first read.
  */
 import type { RecordLike } from '../operation/types.js';
+import { canonicalIsoTime } from '../util/isoDate.js';
+import { describeValue, isPlainObject } from '../util/options.js';
 import { readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
-import { DATA, META, type Internals } from './internal.js';
-import { recordInfo, type ModelInfo } from './modelInfo.js';
+import { DATA, META, newMeta, type Internals } from './internal.js';
+import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
+import { SAVED } from './writeState.js';
 
 /** A record as these functions reach it. */
 export type ValueHolder = Internals & RecordLike & Parameters<typeof recordInfo>[0];
@@ -113,4 +116,69 @@ export function mergeServerValues(record: ValueHolder, serverData: Record<string
     if (meta.modified !== undefined && Object.keys(meta.modified).length === 0) meta.modified = undefined;
   }
   return changed ?? NONE_CHANGED;
+}
+
+export function unknownField(info: ModelInfo, where: string, name: string): TypeError {
+  return new TypeError(`${entityNameOf(info.model)}${where}: unknown field "${name}" (fields: ${info.fields.map((field) => field.name).join(', ')})`);
+}
+
+export function convertOrThrow(record: ValueHolder, field: Field, value: unknown): unknown {
+  const converted = field.convert(value, record);
+  if (converted === INVALID) throw new TypeError(`${entityNameOf(recordInfo(record).model)}.${field.name}: cannot convert ${describeValue(value)} to ${field.type}`);
+  return converted;
+}
+
+/**
+ * The values of a new record: each declared field given (converted to its type) or its default;
+ * a key that is no declared field is a TypeError, as with set(). A model that declares no field
+ * takes any key but `__proto__`.
+ */
+export function initValues(record: ValueHolder, info: ModelInfo, values: Record<string, unknown>, data: unknown): void {
+  if (data !== undefined && !isPlainObject(data)) throw new TypeError(`${entityNameOf(info.model)}: a record is made of an object of field values, got ${describeValue(data)}`);
+  const input: Record<string, unknown> = data ?? {};
+  for (const key of Object.keys(input)) {
+    if (input[key] !== undefined && !info.byName.has(key) && (info.fields.length > 0 || key === '__proto__')) throw unknownField(info, '', key);
+  }
+  for (const field of info.fields) {
+    const given = input[field.name];
+    const value = given === undefined ? field.makeDefault() : given;
+    if (value === undefined) continue;
+    // A date given as the canonical ISO string waits for its first read, as a loaded one does:
+    // it is valid, and it is written back as it is, never parsed just to be formatted again.
+    values[field.name] = field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : convertOrThrow(record, field, value);
+  }
+  if (info.fields.length === 0) for (const key of Object.keys(input)) if (input[key] !== undefined) values[key] = input[key];
+}
+
+/**
+ * Set one field, or several: each value converted to its field's type (a value that cannot be is
+ * a TypeError naming it); a changed persisted field becomes modified. Returns the changed names.
+ */
+export function setValues(record: ValueHolder, nameOrValues: unknown, value: unknown): string[] {
+  const info = recordInfo(record);
+  if (typeof nameOrValues !== 'string' && !isPlainObject(nameOrValues)) {
+    throw new TypeError(`${entityNameOf(info.model)}.set: expected a field name or an object of values, got ${describeValue(nameOrValues)}`);
+  }
+  const entries: [string, unknown][] = typeof nameOrValues === 'string' ? [[nameOrValues, value]] : Object.entries(nameOrValues);
+  const converted: [string, unknown, Field | undefined][] = entries.map(([name, raw]) => {
+    const field = info.byName.get(name);
+    if (field === undefined && (info.fields.length > 0 || name === '__proto__')) throw unknownField(info, '.set', name);
+    return [name, field ? convertOrThrow(record, field, raw) : raw, field];
+  });
+  const changed: string[] = [];
+  const data = record[DATA];
+  for (const [name, next, field] of converted) {
+    const current = readField(record, name);
+    if (sameValue(current, next)) continue;
+    data[name] = next;
+    changed.push(name);
+    const meta = (record[META] ??= newMeta(SAVED));
+    meta.version++;
+    if (field !== undefined && !field.persist) continue;
+    const modified = (meta.modified ??= {});
+    if (!(name in modified)) modified[name] = current;
+    else if (sameValue(modified[name], next)) delete modified[name];
+    if (Object.keys(modified).length === 0) meta.modified = undefined;
+  }
+  return changed;
 }

@@ -153,7 +153,10 @@ export class Proxy extends Observable<ProxyEvents> {
 
   /** Send the operation; implemented by subclasses. */
   protected doRequest(operation: Operation): Promise<void> {
-    return Promise.reject(new ProxyError('config', cannotSendOperation(this.constructor.name, operation.action)));
+    // The class's own name literal (className), never constructor.name, which a minifier renames.
+    const proxyClass: unknown = this.constructor;
+    const name = typeof proxyClass === 'function' && 'className' in proxyClass && typeof proxyClass.className === 'string' ? proxyClass.className : 'Proxy';
+    return Promise.reject(new ProxyError('config', cannotSendOperation(name, operation.action)));
   }
 
   /** Run one operation and settle it: resolves with it when it succeeded, rejects with its ProxyError. */

@@ -120,3 +120,59 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
   const removed = discard ? [] : context.removed.filter((record) => !listed.has(record));
   return { list, offPage, removed, updates, rejected };
 }
+
+/** The unsynced changes a store keeps besides its list: removed records and edited ones off the page. */
+export class PendingChanges<R extends { readonly dirty: boolean; readonly phantom: boolean; readonly erased: boolean }> {
+  /** Records removed and still to be destroyed. */
+  removed: R[] = [];
+  /** Edited records that a load of another page took off the list: still to be synced. */
+  offPage: R[] = [];
+  /** Where each removed record stood, so that rejecting puts it back there. */
+  readonly #removedAt = new WeakMap<R, number>();
+
+  /** A record taken out of the list at `at`, to be destroyed by the next sync. */
+  remove(record: R, at: number): void {
+    this.removed.push(record);
+    this.#removedAt.set(record, at);
+  }
+
+  /** Forget a removed record (added again, or destroyed): whether it was one. */
+  unremove(record: R): boolean {
+    const at = this.removed.indexOf(record);
+    if (at !== -1) this.removed.splice(at, 1);
+    return at !== -1;
+  }
+
+  /** Where a removed record stood in the list. */
+  removedAt(record: R): number | undefined {
+    return this.#removedAt.get(record);
+  }
+
+  /** A record saved meanwhile leaves the records kept off the page: whether it did. */
+  settle(record: R): boolean {
+    const at = this.offPage.indexOf(record);
+    if (at === -1 || record.dirty) return false;
+    this.offPage.splice(at, 1);
+    return true;
+  }
+
+  /** What a sync sends for: edited or new listed records, edited ones off the page, removed ones. */
+  pending(listed: readonly R[]): R[] {
+    return [...listed.filter((record) => record.dirty && !record.erased), ...this.offPage.filter((record) => record.dirty), ...this.removed.filter((record) => !record.erased)];
+  }
+
+  /** Saved records with unsaved edits, listed or off the page. */
+  updated(listed: readonly R[]): R[] {
+    const updated = listed.filter((record) => !record.phantom && record.dirty);
+    for (const record of this.offPage) if (record.dirty && !record.phantom && !updated.includes(record)) updated.push(record);
+    return updated;
+  }
+
+  /** Forget every pending removal and every record kept off the page; returns those records. */
+  clear(): R[] {
+    const dropped = [...this.removed, ...this.offPage];
+    this.removed = [];
+    this.offPage = [];
+    return dropped;
+  }
+}

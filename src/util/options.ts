@@ -43,13 +43,21 @@ export function optionChanges(owner: object): number {
   return withValues[CHANGES] ?? 0;
 }
 
+/**
+ * A value as messages name it. Never by a class name of the app's (a minifier renames classes):
+ * a record by its model's entity name, another object as an object.
+ */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'function') return 'a function';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (value instanceof Date) return 'a Date';
-  if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'Object'})`;
+  if (typeof value === 'object') {
+    const modelClass: unknown = 'getModelClass' in value && typeof value.getModelClass === 'function' ? Reflect.apply(value.getModelClass, value, []) : undefined;
+    const name: unknown = typeof modelClass === 'function' && 'getEntityName' in modelClass && typeof modelClass.getEntityName === 'function' ? Reflect.apply(modelClass.getEntityName, modelClass, []) : undefined;
+    return typeof name === 'string' ? `a record of ${name}` : isPlainObject(value) ? 'an object' : 'an object (not a plain one)';
+  }
   return String(value);
 }
 

@@ -1,0 +1,41 @@
+/** The public types of models and records. */
+import type { FieldInfo } from '../operation/types.js';
+import type { Proxy } from '../proxy/Proxy.js';
+import type { ProxyTypeConfig } from '../proxy/registry.js';
+import type { Model } from './Model.js';
+
+/** Options of save, destroy, load and reload. */
+export interface PersistOptions {
+  /** Params for this request. */
+  params?: Record<string, unknown>;
+  /** Cancels the request (kind 'abort'); the record is left as it was. */
+  signal?: AbortSignal;
+  /** Headers for this request. */
+  headers?: Record<string, string>;
+  /** A proxy to use instead of the model's (or the store's). */
+  proxy?: Proxy;
+}
+
+/** A model class as a static method sees its `this`. */
+export interface ModelClass<T extends Model = Model> {
+  new (data?: Record<string, unknown>): T;
+  /** The declared proxy (a proxy or a config), if any. */
+  readonly proxy: Proxy | ProxyTypeConfig | undefined;
+  getEntityName(): string;
+  idProperty: string;
+  clientIdProperty: string | undefined;
+  getProxy(): Proxy;
+  getFields(): readonly FieldInfo[];
+}
+
+/** The values a record is made of: any of its fields, each of its type (or null). */
+export type ModelInit<D> = { [K in keyof D]?: D[K] | null };
+
+/** The data type of a model: `DataOf<User>` is `{ id: number; name: string; ... }`. */
+export type DataOf<M> = M extends Model<infer D> ? D : Record<string, unknown>;
+
+/** The type of a model's id: its `id` field's type, when it declares one. */
+export type IdOf<D> = D extends { id: infer I } ? I : unknown;
+
+/** A record's field errors: the server's messages per field (a field of the model, or another key the server used). */
+export type FieldErrorsOf<D> = { readonly [K in keyof D]?: readonly string[] } & { readonly [field: string]: readonly string[] | undefined };

@@ -1,0 +1,91 @@
+/**
+ * The records a store lists, in order, with the ones its local filters show and an index by id
+ * (built when first asked for, kept up to date afterwards).
+ */
+import type { Model } from '../model/Model.js';
+import type { Filter, Sorter } from '../operation/types.js';
+import { filterItems } from '../util/filtering.js';
+import { comparator } from '../util/sorting.js';
+
+/** A record's id as a map key; undefined when it has none. */
+export function idKey(record: Model<object>): string | undefined {
+  const id = record.getId();
+  return id === undefined || id === null || id === '' ? undefined : String(id);
+}
+
+export class RecordList<M extends Model<object>> {
+  /** Every record, in order. */
+  all: M[] = [];
+  /** The records that pass the local filters, or null when none are set. */
+  #view: M[] | null = null;
+  #byId: Map<string, M> | null = null;
+
+  /** The records shown: all of them, or those the local filters keep. */
+  get visible(): M[] {
+    return this.#view ?? this.all;
+  }
+
+  /** The record listed for an id. `except` is left out of an index built now (a record whose id just changed). */
+  find(key: string, except?: M): M | undefined {
+    if (this.#byId === null) {
+      const map = new Map<string, M>();
+      for (const record of this.all) {
+        const id = record === except ? undefined : idKey(record);
+        if (id !== undefined) map.set(id, record);
+      }
+      this.#byId = map;
+    }
+    return this.#byId.get(key);
+  }
+
+  /** Keep the id index (when built) up to date for one record. */
+  index(record: M): void {
+    const key = idKey(record);
+    if (this.#byId !== null && key !== undefined) this.#byId.set(key, record);
+  }
+
+  unindex(record: M): void {
+    const key = idKey(record);
+    if (this.#byId !== null && key !== undefined && this.#byId.get(key) === record) this.#byId.delete(key);
+  }
+
+  /** Forget the id index (ids changed, or the list was replaced): built again when next asked for. */
+  reindex(): void {
+    this.#byId = null;
+  }
+
+  /** Insert records at an index (bounded to the list), indexed by id. */
+  insert(index: number, records: readonly M[]): void {
+    this.all.splice(Math.max(0, Math.min(index, this.all.length)), 0, ...records);
+    for (const record of records) this.index(record);
+  }
+
+  /**
+   * Take records out of the list. Returns each with the index it was shown at (-1 when the local
+   * filters hid it) and the index it had in the whole list.
+   */
+  take(wanted: ReadonlySet<M>): { record: M; shownAt: number; at: number }[] {
+    const taken: { record: M; shownAt: number; at: number }[] = [];
+    const visible = this.visible;
+    // Where each record is shown, found once rather than by a search per removed record.
+    const shown = visible === this.all || wanted.size === 1 ? undefined : new Map(visible.map((record, index) => [record, index]));
+    const kept: M[] = [];
+    this.all.forEach((record, at) => {
+      if (!wanted.has(record)) {
+        kept.push(record);
+        return;
+      }
+      taken.push({ record, at, shownAt: visible === this.all ? at : (shown?.get(record) ?? visible.indexOf(record)) });
+      this.unindex(record);
+    });
+    if (taken.length > 0) this.all = kept;
+    return taken;
+  }
+
+  /** Sort the records in place, and make the view of those the filters keep. */
+  arrange(sorters: readonly Sorter[], filters: readonly Filter[]): void {
+    const valueOf = (record: M, property: string): unknown => record.get(property);
+    if (sorters.length > 0) this.all.sort(comparator(sorters, valueOf));
+    this.#view = filters.length === 0 ? null : filterItems(this.all, filters, valueOf);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * How a store loads: a newer load supersedes one in flight (which rejects with kind 'abort',
+ * `superseded`, and changes nothing); the writes that complete while a load is in flight are
+ * noted, so that its answer does not undo them (see mergeLoaded).
+ */
+import { ProxyError } from '../errors/ProxyError.js';
+import { LOAD } from '../errors/messages.js';
+import type { Model } from '../model/Model.js';
+import type { Operation } from '../operation/Operation.js';
+import type { Proxy } from '../proxy/Proxy.js';
+import { describeValue } from '../util/options.js';
+import type { LoadOptions } from './options.js';
+import { sinceLoad, type SinceLoad } from './pending.js';
+
+/** What a load needs of its store. */
+export interface LoadHost<M extends Model<object>> {
+  /** The read operation of a load: paging, remote sorters, filters and grouper. */
+  operation(options: LoadOptions, signal: AbortSignal): Operation;
+  proxy(): Proxy;
+  /** `beforeload`: false cancels the load. */
+  before(operation: Operation): boolean;
+  /** The answer arrived: take it in; returns the records listed. */
+  loaded(operation: Operation, options: LoadOptions, since: SinceLoad<M>): M[];
+  /** The load failed (not aborted). */
+  failed(operation: Operation, error: unknown): void;
+  /** Whether a load is in flight changed. */
+  changed(): void;
+}
+
+/** Which page, start and limit a load asks for: what it was given, else its page size and current page. */
+export function pagingOf(options: LoadOptions, pageSize: number, currentPage: number): { page?: number; start?: number; limit?: number } {
+  const { page, start, limit } = options;
+  for (const [name, value] of Object.entries({ page, start, limit })) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 0 || (name === 'page' && value < 1))) {
+      throw new TypeError(`Store.load: ${name} must be a ${name === 'page' ? 'positive' : 'non-negative'} integer, got ${describeValue(value)}`);
+    }
+  }
+  if (pageSize === 0 && page === undefined && start === undefined && limit === undefined) return {};
+  const size = limit ?? (pageSize || undefined);
+  const thePage = page ?? (start !== undefined && size ? Math.floor(start / size) + 1 : currentPage);
+  const theStart = start ?? (size !== undefined ? (thePage - 1) * size : undefined);
+  return { page: thePage, ...(theStart !== undefined ? { start: theStart } : {}), ...(size !== undefined ? { limit: size } : {}) };
+}
+
+export class Loads<M extends Model<object>> {
+  #seq = 0;
+  #controller: AbortController | undefined = undefined;
+  /** What completed since the load in flight was sent. */
+  #since: SinceLoad<M> | undefined = undefined;
+
+  constructor(private readonly host: LoadHost<M>) {}
+
+  /** True while a load is in flight. */
+  get running(): boolean {
+    return this.#controller !== undefined;
+  }
+
+  /** Notes of what completes while the load in flight runs (undefined when none runs). */
+  get since(): SinceLoad<M> | undefined {
+    return this.#since;
+  }
+
+  async run(options: LoadOptions): Promise<M[]> {
+    if (typeof options !== 'object' || options === null) throw new TypeError(`Store.load: options must be an object, got ${describeValue(options)}`);
+    const seq = ++this.#seq;
+    this.#controller?.abort();
+    const controller = new AbortController();
+    this.#controller = controller;
+    const callerSignal = options.signal;
+    const forward = (): void => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) controller.abort(callerSignal.reason);
+    else callerSignal?.addEventListener('abort', forward, { once: true });
+    try {
+      return await this.#once(seq, controller, options);
+    } finally {
+      // One listener per load, removed when it settles: a signal shared by many loads keeps none.
+      callerSignal?.removeEventListener('abort', forward);
+    }
+  }
+
+  async #once(seq: number, controller: AbortController, options: LoadOptions): Promise<M[]> {
+    const host = this.host;
+    const operation = host.operation(options, controller.signal);
+    if (!host.before(operation)) {
+      if (this.#controller === controller) this.#controller = undefined;
+      throw new ProxyError('abort', LOAD.cancelled, { operation });
+    }
+    const since = sinceLoad<M>();
+    this.#since = since;
+    host.changed();
+    const superseded = (): ProxyError => new ProxyError('abort', LOAD.superseded, { operation, superseded: seq !== this.#seq });
+    const settle = (): void => {
+      if (this.#since === since) this.#since = undefined;
+      if (this.#controller === controller) this.#controller = undefined;
+      host.changed();
+    };
+    try {
+      await host.proxy().read(operation);
+    } catch (error) {
+      if (seq !== this.#seq) throw superseded();
+      settle();
+      if (!(error instanceof ProxyError && error.kind === 'abort')) host.failed(operation, error);
+      throw error;
+    }
+    if (seq !== this.#seq || controller.signal.aborted) throw superseded();
+    settle();
+    return host.loaded(operation, options, since);
+  }
+}

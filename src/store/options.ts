@@ -1,0 +1,152 @@
+/** The options and the public types of a Store, declared once. */
+import type { BatchError } from '../errors/BatchError.js';
+import type { ProxyError } from '../errors/ProxyError.js';
+import { Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
+import type { BatchConfig } from '../operation/Batch.js';
+import type { Operation } from '../operation/Operation.js';
+import type { Direction, Filter, Sorter } from '../operation/types.js';
+import { Proxy } from '../proxy/Proxy.js';
+import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
+import type { RestProxyConfig } from '../proxy/RestProxy.js';
+import { is, isPlainObject, option, type Schema } from '../util/options.js';
+import type { Store } from './Store.js';
+
+/** The options of a Store; each is afterwards a property of the same name. */
+export interface StoreConfig<M extends Model> {
+  /** The Model class of the records. Default `Model` (untyped). */
+  model?: ModelClass<M>;
+  /**
+   * A proxy (or config) to use instead of the model's. A config without `type` makes a
+   * RestProxy. Default the model's proxy. @example { url: '/api/admins', preset: 'rails' }
+   */
+  proxy?: Proxy | ProxyTypeConfig | RestProxyConfig | undefined;
+  /** Records to start with (records or plain data). */
+  data?: Array<M | ModelInit<DataOf<M>>>;
+  /** Records per page; `0` turns paging off (a load then takes every record). Default 25. */
+  pageSize?: number;
+  /** Sort on the server (reload on `sort()`) instead of locally. Default false. */
+  remoteSort?: boolean;
+  /** Filter on the server (reload on `filter()`) instead of locally. Default false. */
+  remoteFilter?: boolean;
+  /** Group on the server (sends the group param) instead of locally. Default false. */
+  remoteGroup?: boolean;
+  /** The sorters. @example [{ property: 'name', direction: 'ASC' }] */
+  sorters?: Sorter[];
+  /** The filters. @example [{ property: 'age', operator: '>=', value: 18 }] */
+  filters?: Filter[];
+  /** Group the records by this field. Default none. */
+  groupField?: string | undefined;
+  /** The direction of the groups. Default `'ASC'`. */
+  groupDir?: Direction;
+  /** Load as soon as the store is made (true, or the load options). Needs a proxy. Default false. */
+  autoLoad?: boolean | LoadOptions;
+  /** Sync after every change (add, edit, remove). Default false. */
+  autoSync?: boolean;
+}
+
+export interface LoadOptions {
+  /** The page to load (1-based); sends page, start and limit. Default `currentPage`. */
+  page?: number;
+  /** The index of the first record to load. Default `(page - 1) * pageSize`. */
+  start?: number;
+  /** How many records to load. Default `pageSize`. */
+  limit?: number;
+  /** Params for this load. */
+  params?: Record<string, unknown>;
+  /** Add the loaded records to the ones there instead of replacing them. Default false. */
+  addRecords?: boolean;
+  /** Drop unsynced changes (new, edited and removed records) instead of keeping them. Default false. */
+  discardChanges?: boolean;
+  /** Cancels the load (kind 'abort'); nothing changes. */
+  signal?: AbortSignal;
+}
+
+export interface SyncOptions extends BatchConfig {
+  /** Params for every request of the sync. */
+  params?: Record<string, unknown>;
+  /** Cancels the requests not yet finished (kind 'abort'); their records stay unsaved. */
+  signal?: AbortSignal;
+}
+
+export interface StoreEvents<M extends Model> {
+  /** Before a load; a listener returning false cancels it. */
+  beforeload: { store: Store<M>; operation: Operation };
+  load: { store: Store<M>; records: M[]; operation: Operation; successful: boolean };
+  /** The set of records changed (load, add, remove, sort, filter, sync). */
+  datachanged: { store: Store<M> };
+  add: { store: Store<M>; records: M[]; index: number };
+  remove: { store: Store<M>; records: M[]; indexes: number[] };
+  update: { store: Store<M>; record: M; operation: 'edit' | 'commit' | 'reject'; modifiedFieldNames: string[] };
+  /** Before a sync; a listener returning false cancels it. */
+  beforesync: { store: Store<M>; create: M[]; update: M[]; destroy: M[] };
+  /** An operation of a sync succeeded. */
+  write: { store: Store<M>; operation: Operation };
+  /** A load or a sync failed: `error.kind` tells a ProxyError (a load) from a BatchError (`'batch'`, a sync). */
+  exception: { store: Store<M>; error: ProxyError | BatchError; operation: Operation | undefined };
+}
+
+/** A group of records with the same value of the group field. */
+export interface Group<M> {
+  name: unknown;
+  records: M[];
+}
+
+/** What a store looks like now, for a UI: a new object only when something visible changed. */
+export interface StoreSnapshot<M extends Model = Model> {
+  readonly store: Store<M>;
+  /** The records shown (local filters applied), in order. */
+  readonly records: readonly M[];
+  /** The total the server reported at the last load, else the number of records. */
+  readonly total: number;
+  readonly page: number;
+  readonly pageCount: number;
+  readonly loading: boolean;
+  readonly syncing: boolean;
+  /** Whether anything waits to be synced (new, edited or removed records). */
+  readonly hasChanges: boolean;
+  /** The error of the last load or sync that failed, until one succeeds (never a superseded load). */
+  readonly error: ProxyError | BatchError | undefined;
+}
+
+const isSorters = {
+  expect: 'an array of { property, direction? }',
+  test: (v: unknown) => Array.isArray(v) && v.every((s) => isPlainObject(s) && (typeof s.property === 'string' || typeof s.sorterFn === 'function')),
+};
+const isFilters = {
+  expect: 'an array of { property, value, operator? }',
+  test: (v: unknown) => Array.isArray(v) && v.every((f) => isPlainObject(f) && (typeof f.property === 'string' || typeof f.filterFn === 'function')),
+};
+const isDirection = { expect: '"ASC" or "DESC"', test: (v: unknown) => v === 'ASC' || v === 'DESC' };
+
+export const storeSchema = {
+  model: option({ expect: 'a Model class', test: (v) => typeof v === 'function' && (v === Model || v.prototype instanceof Model) }, () => Model),
+  proxy: option({ expect: 'a proxy or a proxy config', test: (v) => v instanceof Proxy || isPlainObject(v) }, undefined, (v) => (v instanceof Proxy ? v : isPlainObject(v) ? createProxy({ type: 'rest', ...v }) : v)),
+  pageSize: option(is.nonNegativeInteger, () => 25),
+  remoteSort: option(is.boolean, () => false),
+  remoteFilter: option(is.boolean, () => false),
+  remoteGroup: option(is.boolean, () => false),
+  sorters: option(isSorters, () => [], (v) => (Array.isArray(v) ? [...v] : [])),
+  filters: option(isFilters, () => [], (v) => (Array.isArray(v) ? [...v] : [])),
+  groupField: option(is.string),
+  groupDir: option(isDirection, () => 'ASC'),
+  autoLoad: option({ expect: 'a boolean or load options', test: (v) => typeof v === 'boolean' || isPlainObject(v) }, () => false),
+  autoSync: option(is.boolean, () => false),
+} satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
+
+/** The options that have a default (never undefined). */
+export type StoreDefaults = 'pageSize' | 'remoteSort' | 'remoteFilter' | 'remoteGroup' | 'sorters' | 'filters' | 'groupDir' | 'autoLoad' | 'autoSync';
+
+/** What a store looks like now (see Store.getSnapshot). */
+export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError | BatchError | undefined): StoreSnapshot<M> {
+  return Object.freeze({
+    store,
+    records: Object.freeze(store.getRange()),
+    total: store.getTotalCount(),
+    page: store.currentPage,
+    pageCount: store.getPageCount(),
+    loading: store.loading,
+    syncing: store.isSyncing,
+    hasChanges: store.hasChanges(),
+    error,
+  });
+}

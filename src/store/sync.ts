@@ -1,0 +1,103 @@
+/**
+ * How a store syncs: one sync after the other; each first waits for the writes in flight of the
+ * records it would send (a save of one of them, another store's sync), then sends what is still
+ * pending, so that a sync that resolves has sent every change made before it was called.
+ */
+import { BatchError } from '../errors/BatchError.js';
+import type { Model } from '../model/Model.js';
+import { claimWrites } from '../model/writes.js';
+import { mayExist } from '../model/writeState.js';
+import { Batch } from '../operation/Batch.js';
+import type { Operation } from '../operation/Operation.js';
+import { WRITE_STATE } from '../operation/protocol.js';
+import type { Proxy } from '../proxy/Proxy.js';
+import type { SyncOptions } from './options.js';
+
+/** What a sync needs of its store. */
+export interface SyncHost<M extends Model<object>> {
+  /** The records with unsynced changes now: new, edited (listed or off the page) and removed ones. */
+  pending(): M[];
+  /** The records removed and still to be destroyed. */
+  removed(): readonly M[];
+  proxy(): Proxy;
+  /** `beforesync`: false cancels the sync. */
+  before(create: M[], update: M[], destroy: M[]): boolean;
+  /** An operation of the sync succeeded. */
+  wrote(operation: Operation): void;
+  /** The sync sent its batch; `error` when an operation of it failed. */
+  ended(batch: Batch, error: BatchError | undefined): void;
+  /** Whether a sync runs changed. */
+  changed(): void;
+}
+
+/** What a sync sends for these records: creates, updates and destroys. */
+export function planSync<M extends Model<object>>(records: readonly M[], removed: ReadonlySet<M>): { create: M[]; update: M[]; destroy: M[] } {
+  const create: M[] = [];
+  const update: M[] = [];
+  const destroy: M[] = [];
+  for (const record of records) {
+    if (record.erased) continue;
+    const state = record[WRITE_STATE];
+    if (removed.has(record)) {
+      // Removed while its create may have been applied: created (confirmed) first, then destroyed.
+      if (mayExist(state)) create.push(record);
+      if (!record.phantom || mayExist(state)) destroy.push(record);
+    } else if (record.phantom) create.push(record);
+    else if (record.dirty) update.push(record);
+  }
+  return { create, update, destroy };
+}
+
+function ignore(): void {
+  // a sync's failure is reported by its own promise
+}
+
+export class Syncs<M extends Model<object>> {
+  #chain: Promise<unknown> = Promise.resolve();
+  #running = 0;
+
+  constructor(private readonly host: SyncHost<M>) {}
+
+  /** True while a sync runs. */
+  get running(): boolean {
+    return this.#running > 0;
+  }
+
+  /** Run a sync after the ones before it. */
+  run(options: SyncOptions): Promise<Batch> {
+    const run = this.#chain.then(() => this.#once(options));
+    this.#chain = run.catch(ignore);
+    return run;
+  }
+
+  async #once(options: SyncOptions): Promise<Batch> {
+    const host = this.host;
+    // An option left undefined takes the Batch's default.
+    const empty = (): Promise<Batch> => new Batch({ concurrency: options.concurrency, pauseOnException: options.pauseOnException }).run([], () => Promise.resolve());
+    const candidates = host.pending();
+    if (candidates.length === 0) return empty();
+    let finish = ignore;
+    const done = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    this.#running++;
+    host.changed();
+    try {
+      // Their writes in flight first: a save of one of them, or another store's sync.
+      const waits = claimWrites(candidates, done);
+      if (waits.length > 0) await Promise.all(waits);
+      const { create, update, destroy } = planSync(candidates, new Set(host.removed()));
+      if (create.length + update.length + destroy.length === 0 || !host.before(create, update, destroy)) return await empty();
+      const batch = await host.proxy().batch({ create, update, destroy }, { ...options, onOperationComplete: (operation) => operation.wasSuccessful() && host.wrote(operation) });
+      const errors = batch.exceptions.map((operation) => operation.error).filter((error) => error !== undefined);
+      const error = batch.hasException() ? new BatchError(batch, errors) : undefined;
+      host.ended(batch, error);
+      if (error !== undefined) throw error;
+      return batch;
+    } finally {
+      finish();
+      this.#running--;
+      host.changed();
+    }
+  }
+}
