@@ -4,7 +4,8 @@
  * @module rest-proxy
  */
 export { Model } from './model/Model.js';
-export type { DataOf, FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, RecordSnapshot } from './model/Model.js';
+export { RecordSnapshot } from './model/Model.js';
+export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './model/Model.js';
 export type { FieldConfig, FieldDeclaration } from './model/fields.js';
 
 export { Store } from './store/Store.js';

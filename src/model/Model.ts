@@ -18,7 +18,7 @@ import { convertOrThrow, fromServerValue, getData, initValues, readField, setVal
 import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
 import { isPhantom, NEW, SAVED, type WriteState } from './writeState.js';
 
-export type { DataOf, FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
+export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
 export { RecordSnapshot };
 
 const proxies = new WeakMap<object, Proxy>();
@@ -161,7 +161,6 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** The value of a field (converted to its type). */
   get<K extends keyof D & string>(name: K): D[K];
-  get(name: string): unknown;
   get(name: string): unknown {
     return readField(this, name);
   }

@@ -39,7 +39,6 @@ export class RecordSnapshot<M extends Model<object> = Model> {
 
   /** A value as it was when the snapshot was taken (typed like `record.get`). */
   get<K extends keyof DataOf<M> & string>(name: K): DataOf<M>[K];
-  get(name: string): unknown;
   get(name: string): unknown {
     return this.values[name];
   }

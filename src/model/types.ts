@@ -1,5 +1,6 @@
 /** The public types of models and records. */
 import type { FieldInfo } from '../operation/types.js';
+import type { FieldConfig } from './fields.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import type { ProxyTypeConfig } from '../proxy/registry.js';
 import type { Model } from './Model.js';
@@ -39,3 +40,13 @@ export type IdOf<D> = D extends { id: infer I } ? I : unknown;
 
 /** A record's field errors: the server's messages per field (a field of the model, or another key the server used). */
 export type FieldErrorsOf<D> = { readonly [K in keyof D]?: readonly string[] } & { readonly [field: string]: readonly string[] | undefined };
+
+/** A field config whose name is one of the model's fields. */
+export type FieldConfigOf<D> = Omit<FieldConfig, 'name'> & { name: keyof D & string };
+
+/**
+ * The fields of a model with data `D`, for type checking `static fields`: a misspelt field name
+ * does not compile.
+ * @example static override fields = ['id', 'name', { name: 'age', type: 'int' }] satisfies FieldsOf<UserData>;
+ */
+export type FieldsOf<D> = readonly ((keyof D & string) | FieldConfigOf<D>)[];

@@ -161,9 +161,15 @@ function redirected(proxy: AnswerContext, request: Request, response: Response):
   } catch {
     target = location;
   }
-  return fail('http', request, redirectedWrite(proxy.describe(request), response.status, target, redirectFix(request, target)), {
+  return fail('http', request, redirectedWrite(proxy.describe(request), response.status, target, target === '' ? hiddenRedirectFix(request) : redirectFix(request, target)), {
     status: response.status, statusText: response.statusText, response, mayHaveBeenApplied: false,
   });
+}
+
+/** A browser hides where a redirect leads: a path without a trailing slash is the likely cause (Django, FastAPI). */
+function hiddenRedirectFix(request: Request): string | undefined {
+  const path = (request.url ?? '').split(/[?#]/)[0] ?? '';
+  return path.endsWith('/') ? undefined : 'point the proxy at the final url (the browser hides where the redirect leads: see the network panel); a server that wants a trailing slash, as Django and FastAPI do, redirects like this: then set trailingSlash: true';
 }
 
 /** The url to configure instead: the collection url the redirect points at, or a trailing slash. */

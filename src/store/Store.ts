@@ -1,6 +1,7 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { unjoin } from '../model/internal.js';
+import { readField } from '../model/values.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { mayExist } from '../model/writeState.js';
 import type { Batch } from '../operation/Batch.js';
@@ -379,12 +380,12 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     if (field === undefined) return [];
     const groups = new Map<unknown, M[]>();
     for (const record of this.#records.list.visible) {
-      const key = comparable(record.get(field));
+      const key = comparable(readField(record, field));
       const list = groups.get(key);
       if (list) list.push(record);
       else groups.set(key, [record]);
     }
-    return [...groups.values()].map((records) => ({ name: records[0]?.get(field), records }));
+    return [...groups.values()].map((records) => ({ name: records[0] === undefined ? undefined : readField(records[0], field), records }));
   }
 
   #afterQueryChange(remote: boolean): Promise<M[]> {

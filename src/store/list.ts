@@ -3,6 +3,7 @@
  * (built when first asked for, kept up to date afterwards).
  */
 import type { Model } from '../model/Model.js';
+import { readField } from '../model/values.js';
 import type { Filter, Sorter } from '../operation/types.js';
 import { filterItems } from '../util/filtering.js';
 import { comparator } from '../util/sorting.js';
@@ -84,7 +85,7 @@ export class RecordList<M extends Model<object>> {
 
   /** Sort the records in place, and make the view of those the filters keep. */
   arrange(sorters: readonly Sorter[], filters: readonly Filter[]): void {
-    const valueOf = (record: M, property: string): unknown => record.get(property);
+    const valueOf = (record: M, property: string): unknown => readField(record, property);
     if (sorters.length > 0) this.all.sort(comparator(sorters, valueOf));
     this.#view = filters.length === 0 ? null : filterItems(this.all, filters, valueOf);
   }

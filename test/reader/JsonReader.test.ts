@@ -139,7 +139,7 @@ describe('JsonReader: success false and unreadable bodies', () => {
   it('success is read only from an envelope: a record answered as the body keeps its own success field', async () => {
     const operation = await read(proxyAnswering({ body: { id: 3, name: 'Flag', success: false, message: 'mine' } }));
     expect(operation.wasSuccessful()).toBe(true);
-    expect(usersOf(operation).map((user) => user.get('success'))).toEqual([false]);
+    expect(usersOf(operation).map((user) => user.getData()['success'])).toEqual([false]);
   });
 
   it('a body without the success property is a success', async () => {
