@@ -1,5 +1,5 @@
 /**
- * Size budgets (issue 7): the whole library and an app importing only RestProxy, bundled with
+ * Size budgets: the whole library, a typical app (Model, Store, RestProxy) and an app importing only RestProxy, bundled with
  * esbuild (--bundle --minify --format=esm) and gzipped at level 9. Deterministic: no timing.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,16 @@ describe('bundle size budgets (min+gzip)', () => {
   it(`the whole library (src/index.ts) is at most ${kib(BUDGETS.library)}`, async () => {
     const { gzip } = await measureBundle('library');
     expect(gzip, `the library bundle is ${kib(gzip)} min+gzip (budget ${kib(BUDGETS.library)}); node bench/size-breakdown.mjs shows what it is made of`).toBeLessThanOrEqual(BUDGETS.library);
+  });
+
+  it(`a typical app (Model, Store, RestProxy) is at most ${kib(BUDGETS.typicalApp)}`, async () => {
+    const { gzip } = await measureBundle('typicalApp');
+    expect(gzip, `the typical app bundle is ${kib(gzip)} min+gzip (budget ${kib(BUDGETS.typicalApp)})`).toBeLessThanOrEqual(BUDGETS.typicalApp);
+  });
+
+  it('the framework bindings cost an app nothing unless imported, and little when they are', async () => {
+    const [typical, withReact] = [await measureBundle('typicalApp'), await measureBundle('typicalAppWithReact')];
+    expect(withReact.gzip - typical.gzip, 'rest-proxy/react added to the typical app (React itself not counted)').toBeLessThan(1024);
   });
 
   it(`an app importing only RestProxy (tree-shaken) is at most ${kib(BUDGETS.restProxyOnly)}`, async () => {

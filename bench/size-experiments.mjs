@@ -1,11 +1,11 @@
 /**
- * What the size budgets would gain from the changes proposed in bench/FINDINGS.md, measured by
- * bundling variants of the library (min+gzip, as bench/bundle-size.mjs does):
+ * What parts of the library cost, measured by bundling variants of it (min+gzip, as
+ * bench/bundle-size.mjs does):
  *
  *   node bench/size-experiments.mjs
  *
- * - without the built-in presets (as if they moved to an opt-in entry point);
  * - with the strings of 20 characters or more emptied (about what the messages cost);
+ * - without the subscriptions (their modules stubbed out: a lower bound, the calls stay);
  * - both.
  */
 import { gzipSync } from 'node:zlib';
@@ -13,10 +13,14 @@ import { build } from 'esbuild';
 import ts from 'typescript';
 import { ENTRIES } from './bundle-size.mjs';
 
-const noBuiltInPresets = {
-  name: 'no-built-in-presets',
+const noSubscriptions = {
+  name: 'no-subscriptions',
   setup(b) {
-    b.onLoad({ filter: /presets[\\/]builtIn\.ts$/ }, () => ({ contents: 'export const builtInPresets = {};', loader: 'ts' }));
+    b.onLoad({ filter: /util[\\/]notify\.ts$/ }, () => ({
+      contents: 'export function schedule() {} export class Subscribers { list = []; constructor(snapshot) { this.snapshot = snapshot; } add() { return () => {}; } flush() {} }',
+      loader: 'ts',
+    }));
+    b.onLoad({ filter: /model[\\/]snapshot\.ts$/ }, () => ({ contents: 'export class RecordSnapshot { constructor(record) { this.record = record; } } export function isSnapshotOf() { return false; }', loader: 'ts' }));
   },
 };
 
@@ -58,13 +62,13 @@ async function measure(name, plugins, transform = (code) => code) {
 }
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(2)} KiB`;
-for (const name of ['library', 'restProxyOnly']) {
+for (const name of ['library', 'typicalApp', 'restProxyOnly']) {
   const base = await measure(name, []);
   const rows = [
     ['as is', base],
-    ['without built-in presets', await measure(name, [noBuiltInPresets])],
     ['strings of 20+ chars emptied (~ the messages)', await measure(name, [], withoutText)],
-    ['both', await measure(name, [noBuiltInPresets], withoutText)],
+    ['without subscriptions (lower bound)', await measure(name, [noSubscriptions])],
+    ['both', await measure(name, [noSubscriptions], withoutText)],
   ];
   console.log(name);
   for (const [label, size] of rows) console.log(`  ${label.padEnd(50)} ${kib(size.min).padStart(10)} min ${kib(size.gzip).padStart(10)} gzip  (${((1 - size.gzip / base.gzip) * 100).toFixed(0)}% less)`);
