@@ -11,7 +11,7 @@ export type ProxyErrorKind =
   | 'server' // the server said it failed (`success: false`) or its answer cannot be used
   | 'validation' // 422, or a 400 that maps fields to messages: see `fieldErrors`
   | 'conflict' // 409 or 412: someone else changed the record; see `current`
-  | 'config'; // the proxy cannot build the request: no url, relative url, missing template value
+  | 'config'; // the request cannot be built or sent: no url, a relative url without a page, a missing template value, an id that cannot be a path segment, a record without an id, a url or verb fetch refuses; nothing was sent
 
 /** Field name to messages, as a server's validation answer gives them. */
 export type FieldErrors = Record<string, string[]>;
@@ -53,7 +53,9 @@ export class ProxyError extends Error {
   readonly current: unknown;
   /**
    * Whether the server may have applied the write although it failed here: no answer (network,
-   * timeout, abort in flight), an unreadable answer, a 5xx, or a redirected PUT/PATCH/DELETE.
+   * timeout, abort in flight), an unreadable answer, a 5xx, or a 2xx that could not be taken (no
+   * id for a new record, a hook that threw). Never for a redirected write (writes do not follow
+   * redirects: nothing was applied) nor for what could not be sent.
    * The records stay unsaved either way; retrying an idempotent write is safe.
    */
   readonly mayHaveBeenApplied: boolean;

@@ -89,7 +89,7 @@ export function writeFailed(label: string, problem: string): string {
 
 export function missingIds(missing: readonly number[], total: number): string {
   return total === 1
-    ? 'the server answered without an id for the new record (no id in the body and no Location header), so it could never be updated; the record stays new, and its next save sends the same idempotency key'
+    ? 'the server answered without an id for the new record (no id in the body, and no Location header with one), so it could never be updated; the record stays new, and its next save sends the same idempotency key'
     : `the server answered without an id for ${missing.length} of the ${total} new records (${missing.map((i) => `#${i + 1}`).join(', ')}); those stay new, the others were saved`;
 }
 
@@ -128,7 +128,7 @@ export function badSegment(action: string, what: string, value: unknown): string
   if (typeof value === 'string') {
     return `${action} failed: the ${what} ${JSON.stringify(value)} cannot be put in a url: as a path segment it reads as "." or "..", which would step out of the collection`;
   }
-  return `${action} failed: the ${what} ${describeValue(value)} cannot be put in a url: it must be a string or a finite number`;
+  return `${action} failed: the ${what} (${describeValue(value)}) cannot be put in a url: it must be a string or a finite number`;
 }
 
 export function notUnicode(action: string, id: unknown): string {

@@ -16,6 +16,7 @@ import { etags } from './features/etag.js';
 import type { Feature } from './features/feature.js';
 import { idempotencyKeys } from './features/idempotency.js';
 import { AJAX_METHODS, ajaxSchema, type AjaxProxyConfig, type RequestHookContext, type ResponseHookContext } from './options/ajax.js';
+import { classNameOf } from './Proxy.js';
 import { ServerProxy } from './ServerProxy.js';
 
 export type { AjaxProxyConfig, FetchFunction, RequestHookContext, ResponseHookContext };
@@ -92,9 +93,9 @@ export class AjaxProxy extends ServerProxy {
     return this.actionMethods[request.action] ?? this.getDefaultActionMethods()[request.action];
   }
 
-  /** `PUT /users/2`: the verb and the url (without the cache buster), for messages. */
+  /** `PUT /users/2`: the verb and the url (without the cache buster, nor a password), for messages. */
   describe(request: Request): string {
-    const url = request.url ?? '';
+    const url = (request.url ?? '').replace(/^([a-z][\w+.-]*:\/\/)[^/?#]*@/i, '$1');
     return `${request.method} ${request.action === 'read' ? removeQueryParam(url, this.cacheString) : url}`;
   }
 
@@ -113,7 +114,7 @@ export class AjaxProxy extends ServerProxy {
     const headers: Record<string, string> = {};
     addHeaders(headers, this.headers);
     if (this.etag && headers['if-match'] !== undefined) {
-      throw new TypeError(`${AjaxProxy.className}: headers: If-Match ${JSON.stringify(headers['if-match'])} would replace the ETag that etag: true sends with each record; remove If-Match from headers, or set etag: false`);
+      throw new TypeError(`${classNameOf(this)}: headers: If-Match ${JSON.stringify(headers['if-match'])} would replace the ETag that etag: true sends with each record; remove If-Match from headers, or set etag: false`);
     }
     if (this.username !== undefined) headers['authorization'] = basicAuth(this.username, this.password ?? '');
     let send = sendOnce(() => this.fetch ?? globalFetch(), this.timeout);
@@ -152,8 +153,9 @@ export class AjaxProxy extends ServerProxy {
       try {
         return await onResponse({ request, response, attempt });
       } catch (error) {
-        // The answer came: a write answered 2xx (or 5xx) may have been applied whatever the hook did.
-        throw new ProxyError('config', failedWith(http.label, `the onResponse hook threw: ${error instanceof Error ? error.message : String(error)}`), {
+        // The answer came but cannot be taken (kind 'server'): a write answered 2xx (or 5xx) may
+        // have been applied whatever the hook did.
+        throw new ProxyError('server', failedWith(http.label, `the onResponse hook threw: ${error instanceof Error ? error.message : String(error)}`), {
           cause: error, response, status: response.status, statusText: response.statusText, mayHaveBeenApplied: http.write && (response.ok || response.status >= 500),
         });
       }

@@ -153,10 +153,7 @@ export class Proxy extends Observable<ProxyEvents> {
 
   /** Send the operation; implemented by subclasses. */
   protected doRequest(operation: Operation): Promise<void> {
-    // The class's own name literal (className), never constructor.name, which a minifier renames.
-    const proxyClass: unknown = this.constructor;
-    const name = typeof proxyClass === 'function' && 'className' in proxyClass && typeof proxyClass.className === 'string' ? proxyClass.className : 'Proxy';
-    return Promise.reject(new ProxyError('config', cannotSendOperation(name, operation.action)));
+    return Promise.reject(new ProxyError('config', cannotSendOperation(classNameOf(this), operation.action)));
   }
 
   /** Run one operation and settle it: resolves with it when it succeeded, rejects with its ProxyError. */
@@ -201,6 +198,12 @@ export class Proxy extends Observable<ProxyEvents> {
 }
 
 defineOptions(Proxy.prototype, 'Proxy', proxySchema);
+
+/** A proxy's class as messages name it: its own `className` literal, never constructor.name, which a minifier renames. */
+export function classNameOf(proxy: Proxy): string {
+  const proxyClass: unknown = proxy.constructor;
+  return typeof proxyClass === 'function' && 'className' in proxyClass && typeof proxyClass.className === 'string' ? proxyClass.className : 'Proxy';
+}
 
 /** Tell the records of a failed write; those a partly answered create did commit keep their success. */
 function failRecords(operation: Operation, error: ProxyError): void {

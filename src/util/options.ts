@@ -159,10 +159,16 @@ function checkedConfig(className: string, schema: OptionSchema, config: unknown)
  */
 export function assignOptions(owner: object, className: string, schema: OptionSchema, config: unknown): void {
   const given = checkedConfig(className, schema, config);
+  // Every option set in the schema's order (objects of a class keep one shape); only the ones
+  // given are checked, the others take their default.
   for (const [name, spec] of entriesOf(schema)) {
     const value: unknown = Object.hasOwn(given, name) ? Reflect.get(given, name) : undefined;
-    if (value !== undefined && !spec.test(value)) throw new TypeError(`${className}: ${name} must be ${spec.expect}, got ${describeValue(value)}`);
-    Reflect.set(owner, name, value === undefined ? spec.initial?.() : value);
+    if (value === undefined) {
+      Reflect.set(owner, name, spec.initial === undefined ? undefined : spec.initial());
+      continue;
+    }
+    if (!spec.test(value)) throw new TypeError(`${className}: ${name} must be ${spec.expect}, got ${describeValue(value)}`);
+    Reflect.set(owner, name, value);
   }
 }
 

@@ -246,6 +246,15 @@ describe('AjaxProxy: transport failures', () => {
     expect(fetch.last().url.startsWith(`${location.origin}/users`)).toBe(true);
   });
 
+  it('a url with credentials is never sent, and the message does not print the password', async () => {
+    const proxy = ajaxProxy({ url: 'http://ed:s3cret@api.test/users' });
+    const error = await proxyErrorOf(proxy.read(new Operation({ action: 'read' })));
+    expect(error.kind).toBe('config');
+    expect(error.message).toMatch(/user name or password/);
+    expect(error.message).not.toContain('s3cret');
+    expect(fetch.calls).toHaveLength(0);
+  });
+
   it("writes are sent with redirect: 'manual' (reads follow); a 307 to a write fails with kind 'http' naming the redirect and its Location", async () => {
     fetch = recordingFetch((call) => (call.method === 'GET' ? { body: [] } : { status: 307, headers: { Location: 'http://elsewhere.test/v2/users' } }));
     const inits = capturingInit(fetch);
