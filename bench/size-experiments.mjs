@@ -6,9 +6,13 @@
  *
  * - with the strings of 20 characters or more emptied (about what the messages cost);
  * - without the subscriptions (their modules stubbed out: a lower bound, the calls stay);
- * - both.
+ * - without the subscriptions, removed: the modules stubbed and the subscriptions sections of
+ *   Store and Model cut out (what they cost, within the few bytes of the calls that stay; the
+ *   markers that keep Vue's reactive() off stores and records stay: they are not subscriptions);
+ * - messages emptied and subscriptions stubbed.
  */
 import { gzipSync } from 'node:zlib';
+import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { ENTRIES } from './bundle-size.mjs';
@@ -17,10 +21,30 @@ const noSubscriptions = {
   name: 'no-subscriptions',
   setup(b) {
     b.onLoad({ filter: /util[\\/]notify\.ts$/ }, () => ({
-      contents: 'export function schedule() {} export class Subscribers { list = []; constructor(snapshot) { this.snapshot = snapshot; } add() { return () => {}; } flush() {} }',
+      contents: 'export function schedule() {} export function checkListener() {} export class View { get() {} changed() {} add() { return () => {}; } }',
       loader: 'ts',
     }));
-    b.onLoad({ filter: /model[\\/]snapshot\.ts$/ }, () => ({ contents: 'export class RecordSnapshot { constructor(record) { this.record = record; } } export function isSnapshotOf() { return false; }', loader: 'ts' }));
+    b.onLoad({ filter: /model[\\/]snapshot\.ts$/ }, () => ({ contents: 'export class RecordSnapshot { constructor(record) { this.record = record; } } export function isSnapshotOf() { return false; } export function sameShown() { return false; } export function sameRecordSnapshot() { return false; }', loader: 'ts' }));
+  },
+};
+
+/** Cut `from` up to (not including) `to` out of a module's source; a missing marker fails loudly. */
+function cut(source, from, to, replacement = '') {
+  const start = source.indexOf(from);
+  const end = source.indexOf(to, start);
+  if (start === -1 || end === -1) throw new Error(`size-experiments: marker not found (${JSON.stringify(from)} .. ${JSON.stringify(to)}); update the experiment`);
+  return source.slice(0, start) + replacement + source.slice(end);
+}
+
+const removedSubscriptions = {
+  name: 'removed-subscriptions',
+  setup(b) {
+    noSubscriptions.setup(b);
+    const edit = (filter, change) =>
+      b.onLoad({ filter }, async (args) => ({ contents: change(await readFile(args.path, 'utf8')), loader: 'ts' }));
+    const store = (source) => cut(cut(source, '  // ---- subscriptions', '\n}\n\ndefineOptions', '  #changed(): void {}'), '  /** What the store shows', '  /** The records held');
+    edit(/store[\\/]Store\.ts$/, (source) => store(source).replace('this.#view.changed(true)', 'undefined'));
+    edit(/model[\\/]Model\.ts$/, (source) => cut(source, '  // ---- subscriptions', '  toJSON('));
   },
 };
 
@@ -68,6 +92,7 @@ for (const name of ['library', 'typicalApp', 'restProxyOnly']) {
     ['as is', base],
     ['strings of 20+ chars emptied (~ the messages)', await measure(name, [], withoutText)],
     ['without subscriptions (lower bound)', await measure(name, [noSubscriptions])],
+    ['without subscriptions (removed)', await measure(name, [removedSubscriptions])],
     ['both', await measure(name, [noSubscriptions], withoutText)],
   ];
   console.log(name);

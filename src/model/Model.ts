@@ -6,13 +6,13 @@ import { isValidId, type Action, type FieldInfo, type RecordLike } from '../oper
 import type { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
-import { Subscribers, type Subscriber } from '../util/notify.js';
+import { checkListener, View, type Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type RecordMeta, type RecordOwner } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { proxyOf, requestOptions, runDestroy, runSave, takeServerRecord } from './persistence.js';
-import { isSnapshotOf, RecordSnapshot } from './snapshot.js';
+import { isSnapshotOf, RecordSnapshot, sameRecordSnapshot } from './snapshot.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
 import { convertOrThrow, fromServerValue, getData, initValues, readField, setValues } from './values.js';
 import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
@@ -25,8 +25,17 @@ const proxies = new WeakMap<object, Proxy>();
 let clientIds = 0;
 const NO_ERRORS: FieldErrors = Object.freeze({});
 
+/** A key that exists only in types: it gives each model's records their data type, so a Post is not a User. */
+declare const DATA_TYPE: unique symbol;
+
 /** Set while `recordFromServer` constructs a record, so that the constructor adopts server data as is. */
 let adopting: Record<string, unknown> | undefined;
+
+/** A record's snapshot and listeners (made when first asked for; the view holds the record, and the record's meta the view). */
+function viewOf(record: Model<object>): View<unknown> {
+  const meta = metaOf(record);
+  return (meta.view ??= new View<unknown>(() => new RecordSnapshot(record), sameRecordSnapshot));
+}
 
 /** Make a record of `model` that adopts server data as is (converted lazily). */
 export function recordFromServer<T extends Model>(model: ModelClass<T>, data: Record<string, unknown>): T {
@@ -65,6 +74,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    */
   static entityName = '';
 
+  /** The data type of the records (types only: nothing at run time), so that records of different models are different types. */
+  declare readonly [DATA_TYPE]?: { [K in keyof D]: D[K] };
   /** @internal */
   declare readonly [INFO]: ModelInfo | undefined;
   /** @internal */
@@ -273,11 +284,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   /** Take the current values as saved (no request). A new record stays phantom until the server gives it an id. */
   commit(): this {
     const meta = this[META];
-    const names = meta?.modified ? Object.keys(meta.modified) : [];
-    if (meta) {
-      meta.modified = undefined;
-      meta.errors = undefined;
-    }
+    if (meta === null || (meta.modified === undefined && meta.errors === undefined)) return this;
+    const names = meta.modified ? Object.keys(meta.modified) : [];
+    meta.modified = undefined;
+    meta.errors = undefined;
     touch(this);
     eachOwner(this, (owner) => owner.afterCommit(this, names, false));
     return this;
@@ -286,12 +296,13 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   /** Undo the changes since the last save. */
   reject(): this {
     const meta = this[META];
-    if (meta?.modified) {
+    if (meta === null || (meta.modified === undefined && meta.errors === undefined)) return this;
+    if (meta.modified) {
       for (const [name, value] of Object.entries(meta.modified)) this[DATA][name] = value;
       meta.modified = undefined;
       meta.version++;
     }
-    if (meta) meta.errors = undefined;
+    meta.errors = undefined;
     touch(this);
     eachOwner(this, (owner) => owner.afterReject(this));
     return this;
@@ -334,22 +345,14 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * function that unsubscribes. Svelte can use a record as a store (`$record`).
    */
   subscribe(listener: Subscriber<RecordSnapshot<this>>): () => void {
-    const meta = metaOf(this);
-    // `this` is held by the snapshot function, which the subscribers keep on the record itself.
-    const subscribers = (meta.subscribers ??= new Subscribers<unknown>(() => this.getSnapshot()));
-    return subscribers.add(() => listener(this.getSnapshot()));
+    checkListener(listener);
+    return viewOf(this).add(() => listener(this.getSnapshot()));
   }
 
   /** What the record looks like now: the same object until something visible changes. */
   getSnapshot(): RecordSnapshot<this> {
-    const meta = metaOf(this);
-    const last: unknown = meta.snapshot;
-    if (meta.fresh && isSnapshotOf(last, this)) return last;
-    const next = new RecordSnapshot(this);
-    const kept = isSnapshotOf(last, this) && last.sameAs(next) ? last : next;
-    meta.snapshot = kept;
-    meta.fresh = true;
-    return kept;
+    const snapshot = viewOf(this).get();
+    return isSnapshotOf(snapshot, this) ? snapshot : new RecordSnapshot(this);
   }
 
   toJSON(): Record<string, unknown> {

@@ -5,7 +5,7 @@
  */
 import type { FieldErrors } from '../errors/ProxyError.js';
 import type { Proxy } from '../proxy/Proxy.js';
-import { schedule, type Subscribers } from '../util/notify.js';
+import type { View } from '../util/notify.js';
 import type { WriteState } from './writeState.js';
 
 /** @internal The values by field name (built-in types converted on first read). */
@@ -41,10 +41,8 @@ export interface RecordMeta {
   writing: Promise<unknown> | undefined;
   /** Counts the changes of the values, so that a write's answer can tell "not edited since it was sent" at once. */
   version: number;
-  /** The last snapshot made, and whether it is still the current one. */
-  snapshot: unknown;
-  fresh: boolean;
-  subscribers: Subscribers<unknown> | undefined;
+  /** Its snapshot and listeners, once asked for. */
+  view: View<unknown> | undefined;
 }
 
 /** A record as the model's modules and the Store reach it. */
@@ -57,7 +55,7 @@ export interface Internals {
 export function newMeta(state: WriteState): RecordMeta {
   return {
     state, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, writing: undefined,
-    version: 0, snapshot: undefined, fresh: false, subscribers: undefined,
+    version: 0, view: undefined,
   };
 }
 
@@ -75,11 +73,7 @@ export function eachOwner(record: Internals, tell: (owner: RecordOwner) => void)
  */
 export function touch(record: Internals): void {
   const meta = record[META];
-  if (meta !== null) {
-    meta.fresh = false;
-    const subscribers = meta.subscribers;
-    if (subscribers !== undefined && subscribers.list.length > 0) schedule(subscribers);
-  }
+  meta?.view?.changed();
   eachOwner(record, (owner) => owner.afterChange(record));
 }
 

@@ -2,6 +2,7 @@
  * Snapshots: what a record looks like at one moment, for a UI that compares by identity (React's
  * useSyncExternalStore, Vue's shallow refs, Svelte's stores).
  */
+import { isPlainObject } from '../util/options.js';
 import { sameValue } from './fields.js';
 import type { DataOf, FieldErrorsOf, IdOf, Model } from './Model.js';
 
@@ -10,17 +11,23 @@ import type { DataOf, FieldErrorsOf, IdOf, Model } from './Model.js';
  * visible changed (so React, Vue and Svelte can compare it by identity).
  */
 export class RecordSnapshot<M extends Model<object> = Model> {
+  // Declared, not defined: the constructor sets each one (and the bundle carries no field list).
+  /** The record. */
+  declare readonly record: M;
   /** Every value, converted (a frozen copy). */
-  readonly values: Readonly<Record<string, unknown>>;
-  readonly phantom: boolean;
-  readonly dirty: boolean;
-  readonly saving: boolean;
-  readonly erased: boolean;
-  readonly errors: FieldErrorsOf<DataOf<M>>;
+  declare readonly values: Readonly<Record<string, unknown>>;
+  declare readonly phantom: boolean;
+  declare readonly dirty: boolean;
+  declare readonly saving: boolean;
+  declare readonly erased: boolean;
+  declare readonly errors: FieldErrorsOf<DataOf<M>>;
+  /** The previous values of the fields changed since the last save (frozen; empty when clean). */
+  declare readonly modified: Readonly<M['modified']>;
 
   readonly #id: unknown;
 
-  constructor(readonly record: M) {
+  constructor(record: M) {
+    this.record = record;
     this.values = Object.freeze(record.getData());
     this.#id = record.getId();
     this.phantom = record.phantom;
@@ -28,6 +35,8 @@ export class RecordSnapshot<M extends Model<object> = Model> {
     this.saving = record.saving;
     this.erased = record.erased;
     this.errors = record.errors;
+    const modified: M['modified'] = record.modified;
+    this.modified = Object.freeze(modified);
     Object.freeze(this);
   }
 
@@ -43,13 +52,28 @@ export class RecordSnapshot<M extends Model<object> = Model> {
     return this.values[name];
   }
 
-  /** Whether another snapshot shows the same (so the older one can be kept). */
-  sameAs(other: RecordSnapshot<M>): boolean {
-    if (other.record !== this.record || other.phantom !== this.phantom || other.dirty !== this.dirty || other.saving !== this.saving) return false;
-    if (other.erased !== this.erased || other.errors !== this.errors || !sameValue(other.#id, this.#id)) return false;
-    const keys = Object.keys(this.values);
-    return keys.length === Object.keys(other.values).length && keys.every((key) => sameValue(this.values[key], other.values[key]));
+  /** Whether a field had been changed since the last save (typed like `record.isModified`). */
+  isModified(name: keyof DataOf<M> & string): boolean;
+  isModified(name: string): boolean {
+    return Object.hasOwn(this.modified, name);
   }
+}
+
+/** Whether two record snapshots show the same (then the older one is kept). Every public field counts; the values hold the id. */
+export function sameRecordSnapshot(a: unknown, b: unknown): boolean {
+  return a instanceof RecordSnapshot && b instanceof RecordSnapshot && sameShown({ ...a }, { ...b });
+}
+
+/**
+ * Whether two parts of snapshots show the same: arrays and plain objects by content, Dates by
+ * time, anything else (records, errors, functions) by identity.
+ */
+export function sameShown(a: unknown, b: unknown): boolean {
+  if (sameValue(a, b)) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, index) => sameShown(item, b[index]));
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameShown(a[key], b[key]));
 }
 
 export function isSnapshotOf<M extends Model<object>>(value: unknown, record: M): value is RecordSnapshot<M> {

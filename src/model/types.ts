@@ -18,7 +18,7 @@ export interface PersistOptions {
 }
 
 /** A model class as a static method sees its `this`. */
-export interface ModelClass<T extends Model = Model> {
+export interface ModelClass<T extends Model<object> = Model> {
   new (data?: Record<string, unknown>): T;
   /** The declared proxy (a proxy or a config), if any. */
   readonly proxy: Proxy | ProxyTypeConfig | undefined;

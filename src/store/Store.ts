@@ -4,13 +4,14 @@ import { unjoin } from '../model/internal.js';
 import { readField } from '../model/values.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { mayExist } from '../model/writeState.js';
+import { sameShown } from '../model/snapshot.js';
 import type { Batch } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
 import { WRITE_STATE } from '../operation/protocol.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { Observable } from '../util/events.js';
-import { schedule, Subscribers, type Subscriber } from '../util/notify.js';
+import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
 import { comparable } from '../util/sorting.js';
 import { snapshotOf, storeSchema, type Group, type LoadOptions, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
@@ -48,9 +49,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   readonly #syncs: Syncs<M>;
   #autoSyncQueued = false;
   #error: ProxyError | BatchError | undefined = undefined;
-  #subscribers: Subscribers<StoreSnapshot<M>> | undefined = undefined;
-  #snapshot: StoreSnapshot<M> | undefined = undefined;
-  #fresh = false;
+  /** What the store shows, and its listeners. A record's visible change renews the snapshot (its records are the same objects). */
+  readonly #view = new View<StoreSnapshot<M>>(() => snapshotOf(this, this.#error), sameShown);
   /** The records held (listed, removed, off the page) and what the store does when they change. */
   readonly #records: StoreRecords<M>;
 
@@ -67,7 +67,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       hears: (name) => this.hasListeners(name),
       refresh: () => this.#refresh(),
       edited: () => this.#queueAutoSync(),
-      changed: () => this.#changed(),
+      changed: () => this.#view.changed(true),
     });
     this.#loads = new Loads<M>({
       operation: (options, signal) => this.#loadOperation(options, signal),
@@ -436,11 +436,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   // ---- subscriptions -----------------------------------------------------------------------
 
-  /** Something visible changed: the snapshot is made again when next asked for, subscribers hear of it. */
   #changed(): void {
-    this.#fresh = false;
-    const subscribers = this.#subscribers;
-    if (subscribers !== undefined && subscribers.list.length > 0) schedule(subscribers);
+    this.#view.changed();
   }
 
   /**
@@ -450,18 +447,12 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * record). Returns the function that unsubscribes. Svelte can use a store as a store (`$store`).
    */
   subscribe(listener: Subscriber<StoreSnapshot<M>>): () => void {
-    const subscribers = (this.#subscribers ??= new Subscribers(() => this.getSnapshot()));
-    return subscribers.add(listener);
+    return this.#view.add(listener);
   }
 
   /** What the store looks like now: the same object until something visible changes. */
   getSnapshot(): StoreSnapshot<M> {
-    const last = this.#snapshot;
-    if (this.#fresh && last !== undefined) return last;
-    const next = snapshotOf(this, this.#error);
-    this.#snapshot = next;
-    this.#fresh = true;
-    return next;
+    return this.#view.get();
   }
 }
 

@@ -106,6 +106,10 @@ export interface StoreSnapshot<M extends Model = Model> {
   readonly hasChanges: boolean;
   /** The error of the last load or sync that failed, until one succeeds (never a superseded load). */
   readonly error: ProxyError | BatchError | undefined;
+  /** The sorters in force (the store's own list: read it, do not change it; `store.sort()` does). */
+  readonly sorters: readonly Readonly<Sorter>[];
+  /** The filters in force (the store's own list: read it, do not change it; `store.filter()` does). */
+  readonly filters: readonly Readonly<Filter>[];
 }
 
 const isSorters = {
@@ -148,5 +152,7 @@ export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError |
     syncing: store.isSyncing,
     hasChanges: store.hasChanges(),
     error,
+    sorters: store.sorters,
+    filters: store.filters,
   });
 }

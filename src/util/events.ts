@@ -4,17 +4,36 @@
  */
 export type Listener<Payload> = (payload: Payload) => unknown;
 
+/** Add `item` to `list`; returns the function that takes it out again. */
+export function addTo<T>(list: T[], item: T): () => void {
+  list.push(item);
+  return () => {
+    const index = list.indexOf(item);
+    if (index !== -1) list.splice(index, 1);
+  };
+}
+
+/**
+ * Call a listener and return what it returns. One that throws does not stop the others: its
+ * error is rethrown asynchronously, so it is reported, not swallowed.
+ */
+export function callSafely<Payload>(listener: Listener<Payload>, payload: Payload): unknown {
+  try {
+    return listener(payload);
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
+    return undefined;
+  }
+}
+
 export class Observable<Events extends object> {
   #listeners: { [Name in keyof Events]?: Array<Listener<Events[Name]>> } = {};
 
   /** Listen to an event. Returns a function that unsubscribes the listener. */
   on<Name extends keyof Events>(name: Name, listener: Listener<Events[Name]>): () => void {
-    const list = (this.#listeners[name] ??= []);
-    list.push(listener);
-    return () => {
-      const index = list.indexOf(listener);
-      if (index !== -1) list.splice(index, 1);
-    };
+    return addTo((this.#listeners[name] ??= []), listener);
   }
 
   /** True when at least one listener waits for the event (lets hot paths skip building payloads). */
@@ -25,22 +44,14 @@ export class Observable<Events extends object> {
 
   /**
    * Call every listener of the event in order. Returns false when a listener returned false,
-   * which is how `before*` events are cancelled. A listener that throws does not stop the others;
-   * its error is rethrown asynchronously so it is reported, not swallowed.
+   * which is how `before*` events are cancelled. A listener that throws does not stop the others
+   * (see callSafely).
    */
   protected fire<Name extends keyof Events>(name: Name, payload: Events[Name]): boolean {
     const list = this.#listeners[name];
     if (list === undefined || list.length === 0) return true;
     let proceed = true;
-    for (const listener of [...list]) {
-      try {
-        if (listener(payload) === false) proceed = false;
-      } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    for (const listener of [...list]) if (callSafely(listener, payload) === false) proceed = false;
     return proceed;
   }
 }

@@ -2,6 +2,9 @@
  * Batched notification: everything changed in one synchronous run is told once, in a later
  * microtask. A target scheduled twice in a run is flushed once.
  */
+import { addTo, callSafely } from './events.js';
+import { describeValue } from './options.js';
+
 export interface Flushable {
   flush(): void;
 }
@@ -11,17 +14,7 @@ let pending: Set<Flushable> | undefined;
 function flushAll(): void {
   const targets = pending;
   pending = undefined;
-  if (targets === undefined) return;
-  for (const target of targets) {
-    try {
-      target.flush();
-    } catch (error) {
-      // A listener that throws must not keep the others from hearing of the change.
-      queueMicrotask(() => {
-        throw error;
-      });
-    }
-  }
+  if (targets !== undefined) for (const target of targets) target.flush();
 }
 
 export function schedule(target: Flushable): void {
@@ -34,35 +27,71 @@ export function schedule(target: Flushable): void {
 
 export type Subscriber<S> = (snapshot: S) => void;
 
-/**
- * The listeners of one store or record, and the last snapshot they were given: a flush tells them
- * only when the snapshot is another one (its identity changes only when something visible did).
- */
-export class Subscribers<S> implements Flushable {
-  readonly list: Subscriber<S>[] = [];
-  #told: S | undefined = undefined;
+/** A listener and the last snapshot it was given. */
+interface Entry<S> {
+  readonly listener: Subscriber<S>;
+  told: S;
+}
 
-  constructor(readonly snapshot: () => S) {}
+/**
+ * What a store or a record shows, for a UI that compares by identity: the same snapshot object
+ * until something visible changed, and the listeners, each told once per change batch and never
+ * twice the same snapshot.
+ */
+export class View<S> implements Flushable {
+  readonly list: Entry<S>[] = [];
+  #last: S | undefined = undefined;
+  #fresh = false;
+  #renew = false;
+
+  /** `make`: a snapshot of now; `same`: whether two snapshots show the same (then the older is kept). */
+  constructor(
+    readonly make: () => S,
+    readonly same: (a: S, b: S) => boolean,
+  ) {}
+
+  /** The current snapshot. */
+  get(): S {
+    let last = this.#last;
+    if (!this.#fresh || last === undefined) {
+      const next = this.make();
+      if (last === undefined || this.#renew || !this.same(last, next)) this.#last = last = next;
+      this.#fresh = true;
+      this.#renew = false;
+    }
+    return last;
+  }
+
+  /**
+   * Something visible may have changed: the snapshot is made again when next asked for (kept if
+   * it shows the same, unless `renew`: a change `same` cannot see), the listeners hear of it.
+   */
+  changed(renew = false): void {
+    this.#fresh = false;
+    if (renew) this.#renew = true;
+    if (this.list.length > 0) schedule(this);
+  }
 
   /** Add a listener and call it at once with the current snapshot (Svelte's store contract). */
   add(listener: Subscriber<S>): () => void {
-    if (typeof listener !== 'function') throw new TypeError(`subscribe: the listener must be a function, got ${typeof listener}`);
-    const list = this.list;
-    list.push(listener);
-    const now = this.snapshot();
-    // The first listener sets the baseline; with others, a change not yet told reaches them all.
-    if (list.length === 1) this.#told = now;
-    listener(now);
-    return () => {
-      const index = list.indexOf(listener);
-      if (index !== -1) list.splice(index, 1);
-    };
+    checkListener(listener);
+    const entry: Entry<S> = { listener, told: this.get() };
+    listener(entry.told);
+    return addTo(this.list, entry);
   }
 
   flush(): void {
-    const now = this.snapshot();
-    if (now === this.#told) return;
-    this.#told = now;
-    for (const listener of [...this.list]) listener(now);
+    const list = this.list;
+    if (list.length === 0) return;
+    const now = this.get();
+    for (const entry of [...list]) {
+      if (entry.told === now || !list.includes(entry)) continue;
+      entry.told = now;
+      callSafely(entry.listener, now);
+    }
   }
+}
+
+export function checkListener(listener: unknown): asserts listener is Subscriber<never> {
+  if (typeof listener !== 'function') throw new TypeError(`subscribe: the listener must be a function, got ${describeValue(listener)}`);
 }

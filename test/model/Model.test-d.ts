@@ -129,3 +129,25 @@ describe('Store generics', () => {
     store.on('nonsense', () => undefined);
   });
 });
+
+describe('Model: records of different models are different types', () => {
+  test('a record of one model is not accepted where another is expected', () => {
+    const post = new Post();
+    // @ts-expect-error a Post is not a User
+    const asUser: User = post;
+    // @ts-expect-error a User is not a Post, although it has every method a Post has
+    const asPost: Post = new User();
+    // @ts-expect-error a store of Users takes no Post
+    new Store({ model: User }).add(post);
+    expectTypeOf<Post>().not.toMatchTypeOf<Model<{ id: number; name: string }>>();
+    void asUser;
+    void asPost;
+  });
+
+  test('a record is still a Model, and a subclass record is its parent model', () => {
+    class Admin extends User {}
+    expectTypeOf<Admin>().toMatchTypeOf<User>();
+    expectTypeOf<User>().toMatchTypeOf<Model<UserData>>();
+    expectTypeOf<Post>().toMatchTypeOf<Model>();
+  });
+});
