@@ -8,6 +8,8 @@ export interface DemoOptions {
   logger?: boolean;
   /** The database to start from (copied to a temporary file). Default demo/db.json. */
   db?: string;
+  /** Serve the files of this directory as the page (a built app, e.g. an example of examples/) instead of the demo's own. */
+  publicDir?: string;
 }
 
 export interface Demo {

@@ -1,6 +1,7 @@
 // The demo server: one http server on 127.0.0.1 that serves the demo page (index.html, the
 // bundled app.js, style.css) and, under /api, a json-server 0.17 over a copy of demo/db.json.
-// `startDemo()` is what `npm start` (demo/start.mjs) and the tests call.
+// `startDemo()` is what `npm start` (demo/start.mjs) and the tests call; the React and Vue
+// examples (examples/) serve their built pages through it with `publicDir`.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -38,11 +39,13 @@ function describeErrors(errors) {
  * Start the demo. Resolves once it listens, with its address and a `close()` that stops it and
  * deletes its temporary copy of the database.
  *
- * @param {{ port?: number, host?: string, logger?: boolean, db?: string }} [options]
+ * @param {{ port?: number, host?: string, logger?: boolean, db?: string, publicDir?: string }} [options]
+ *   `publicDir`: serve the files of this directory as the page (a built app) instead of the demo's own.
  */
 export async function startDemo(options = {}) {
-  const { port = 3000, host = '127.0.0.1', logger = false, db = DEMO_DB } = options;
-  const files = await bundleApp();
+  const { port = 3000, host = '127.0.0.1', logger = false, db = DEMO_DB, publicDir } = options;
+  // The demo's page script is bundled only when the demo's page is served.
+  const files = publicDir === undefined ? await bundleApp() : new Map();
 
   // Every run works on a copy: the repository's demo/db.json is never changed.
   const dir = mkdtempSync(join(tmpdir(), 'rest-proxy-demo-'));
@@ -54,13 +57,15 @@ export async function startDemo(options = {}) {
   const router = jsonServer.router(dbFile);
   const users = () => router.db.get('users');
 
-  app.use(jsonServer.defaults({ noCors: false, logger, static: PUBLIC_DIR }));
+  app.use(jsonServer.defaults({ noCors: false, logger, static: publicDir ?? PUBLIC_DIR }));
 
-  // The bundled page script, from memory.
-  app.get(['/app.js', '/app.js.map'], (req, res) => {
-    const file = files.get(req.path);
-    res.type(file.type).set('Cache-Control', 'no-cache').send(file.text);
-  });
+  // The bundled page script, from memory (the demo's own page).
+  if (publicDir === undefined) {
+    app.get(['/app.js', '/app.js.map'], (req, res) => {
+      const file = files.get(req.path);
+      res.type(file.type).set('Cache-Control', 'no-cache').send(file.text);
+    });
+  }
 
   // The demo's controls: simulate a failing server, reset the data.
   app.get('/demo/state', (req, res) => res.json(state));

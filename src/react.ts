@@ -10,7 +10,10 @@
  * @module rest-proxy/react
  */
 import { useCallback, useSyncExternalStore } from 'react';
-import { Model, Store, type DataOf, type ModelClass, type RecordSnapshot, type StoreSnapshot } from './index.js';
+import { recordOf, recordOfModel, storeOf, type ModelClassFor } from './bindings/checks.js';
+import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
+
+export type { ModelClassFor };
 
 /**
  * The snapshot of a store (`records`, `total`, `page`, `pageCount`, `loading`, `syncing`,
@@ -20,18 +23,11 @@ import { Model, Store, type DataOf, type ModelClass, type RecordSnapshot, type S
  * @throws TypeError when `store` is not a Store.
  */
 export function useStore<M extends Model>(store: Store<M>): StoreSnapshot<M> {
-  if (!(store instanceof Store)) throw new TypeError(`useStore: expected a Store, got ${describe(store, 'sync')}`);
-  const subscribe = useCallback((onChange: () => void) => follow(store, onChange), [store]);
-  const snapshot = (): StoreSnapshot<M> => store.getSnapshot();
+  const checked = storeOf(store);
+  const subscribe = useCallback((onChange: () => void) => follow(checked, onChange), [checked]);
+  const snapshot = (): StoreSnapshot<M> => checked.getSnapshot();
   return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
-
-/**
- * Accepts a record whose type may be of model `M`: a record of `M`, or one typed wider (the
- * untyped `Model`, `Model<object>`), never a record of another typed model.
- */
-export type MayBeRecordOf<R, M> =
-  Record<string, unknown> extends DataOf<R> ? unknown : [DataOf<M>] extends [DataOf<R>] ? unknown : { readonly 'the record is of another model': DataOf<R> };
 
 /**
  * The snapshot of a record (`get(name)`, `values`, `dirty`, `phantom`, `saving`, `erased`,
@@ -43,7 +39,7 @@ export type MayBeRecordOf<R, M> =
  * @throws TypeError when `record` is not a record, or not one of `model`.
  */
 export function useRecord<M extends Model<object>>(record: M): RecordSnapshot<M>;
-export function useRecord<M extends Model<object>, R extends Model<object>>(record: R & MayBeRecordOf<R, M>, model: ModelClass<M>): RecordSnapshot<M>;
+export function useRecord<R extends Model<object>, M extends Model<object>>(record: R, model: ModelClassFor<R, M>): RecordSnapshot<M>;
 export function useRecord<M extends Model<object>>(record: unknown, model?: ModelClass<M>): RecordSnapshot<M> | RecordSnapshot<Model<object>> {
   const checked = model === undefined ? recordOf(record) : recordOfModel(record, model);
   const subscribe = useCallback((onChange: () => void) => follow(checked, onChange), [checked]);
@@ -62,41 +58,4 @@ function follow(source: { subscribe(listener: () => void): () => void }, onChang
   });
   started = true;
   return unsubscribe;
-}
-
-// ---- argument checks (the same in rest-proxy/vue) ------------------------------------------
-
-function recordOf(value: unknown): Model<object> {
-  if (value instanceof Model) return value;
-  throw new TypeError(`useRecord: expected a record (a Model), got ${describe(value, 'save')}`);
-}
-
-function recordOfModel<M extends Model<object>>(value: unknown, model: ModelClass<M>): M {
-  if (!isModelClass(model)) throw new TypeError(`useRecord: the second argument must be a Model class, got ${describe(model, 'save')}`);
-  if (value instanceof model) return value;
-  throw new TypeError(`useRecord: expected a record of ${modelName(model)}, got ${describe(value, 'save')}`);
-}
-
-function isModelClass(value: unknown): boolean {
-  return typeof value === 'function' && (value === Model || value.prototype instanceof Model);
-}
-
-/** The name messages use: the entity name, else the class name (which a minifier may have changed). */
-function modelName(model: { getEntityName(): string; name: string }): string {
-  const entity = model.getEntityName();
-  return entity !== 'Record' ? entity : model.name || 'an unnamed Model';
-}
-
-/**
- * What a wrong argument is. One with our methods (`method`: `sync` for a Store, `save` for a
- * record) but not our class comes from another copy of the package.
- */
-function describe(value: unknown, method: 'sync' | 'save'): string {
-  if (value instanceof Store) return 'a Store';
-  if (value instanceof Model) return `a record of ${modelName(value.getModelClass())}`;
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'function') return 'a function';
-  if (typeof value !== 'object' || value === null) return String(value);
-  const copy = typeof Reflect.get(value, method) === 'function' && typeof Reflect.get(value, 'getSnapshot') === 'function';
-  return copy ? 'one from another copy of rest-proxy: import rest-proxy and its bindings from one copy of the package' : `an object (${String(value.constructor?.name ?? 'Object')})`;
 }
