@@ -7,7 +7,7 @@
  *
  * patch is a patch file to apply to a copy of src/, or `worktree` (the default): src/ at HEAD (as
  * "src") against the uncommitted src/ of the working tree (as "patched"). Scenarios: batched, unbatched,
- * load (default all).
+ * load (typed, every field read), load-untyped (default: batched, unbatched, load).
  */
 import { execFileSync, fork } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -85,14 +85,18 @@ async function main() {
         },
       };
     };
-    const loadVariant = (name, lib) => {
-      const { typed } = libModels(lib);
+    const loadVariant = (name, lib, readAll = true) => {
+      const { typed, untyped } = libModels(lib);
       const proxy = new lib.RestProxy({ url: `${base}/users/100000` });
       return {
         name,
         run: () => timed(async () => {
-          const store = new lib.Store({ model: typed, proxy, pageSize: 0 });
+          const store = new lib.Store({ model: readAll ? typed : untyped, proxy, pageSize: 0 });
           await store.load();
+          if (!readAll) {
+            if (store.getCount() !== 100_000) throw new Error('load: wrong count');
+            return;
+          }
           let sink = 0;
           for (const record of store) for (const field of FIELD_NAMES) if (record.get(field) != null) sink++;
           if (sink !== 600_000) throw new Error('load: wrong count');
@@ -123,8 +127,13 @@ async function main() {
         loadVariant('src', libs.src),
         loadVariant('patched', libs.patched),
       ],
+      'load-untyped': () => [
+        { name: 'floor', run: () => timed(async () => (await fetch(`${base}/users/100000`)).json()) },
+        loadVariant('src', libs.src, false),
+        loadVariant('patched', libs.patched, false),
+      ],
     };
-    const defaultRuns = { batched: 31, unbatched: 9, load: 21 };
+    const defaultRuns = { batched: 31, unbatched: 9, load: 21, 'load-untyped': 21 };
     for (const scenario of scenarioArg.split(',')) {
       const variants = scenarios[scenario]?.();
       if (!variants) throw new Error(`unknown scenario ${scenario}`);

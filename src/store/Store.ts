@@ -15,6 +15,7 @@ import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
 import { comparable } from '../util/sorting.js';
 import { snapshotOf, storeSchema, type Group, type LoadOptions, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
+import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
 import { StoreRecords } from './records.js';
@@ -147,8 +148,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** The record with this id, among all records (also those a local filter hides). */
   getById(id: unknown): M | undefined {
-    if (id === undefined || id === null || id === '') return undefined;
-    return this.#records.list.find(String(id));
+    const key = keyOf(id);
+    return key === undefined ? undefined : this.#records.list.find(key);
   }
 
   indexOf(record: M): number {

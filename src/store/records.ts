@@ -176,9 +176,20 @@ export class StoreRecords<M extends Model> {
     });
     for (const record of plan.rejected) record.reject();
     for (const [held, fresh] of plan.updates) takeServerRecord(held, fresh);
-    const kept = new Set<M>([...plan.list, ...plan.offPage, ...plan.removed]);
-    for (const records of [previous, changes.offPage, changes.removed]) for (const record of records) if (!kept.has(record)) unjoin(record, this.owner);
-    for (const record of kept) join(record, this.owner);
+    // Indexed loops over what may be 100,000 records, in code that runs once per load (see mergeLoaded).
+    const owner = this.owner;
+    for (const records of [previous, changes.offPage, changes.removed]) {
+      for (let index = 0; index < records.length; index++) {
+        const record = records[index];
+        if (record !== undefined && !plan.kept.has(record)) unjoin(record, owner);
+      }
+    }
+    for (const records of [plan.list, plan.offPage, plan.removed]) {
+      for (let index = 0; index < records.length; index++) {
+        const record = records[index];
+        if (record !== undefined) join(record, owner);
+      }
+    }
     list.all = plan.list;
     changes.offPage = plan.offPage;
     changes.removed = plan.removed;

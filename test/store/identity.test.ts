@@ -63,3 +63,23 @@ describe('a load that lists the row of an unconfirmed create', () => {
     expect(store.getById(100)).toBe(mine);
   });
 });
+
+describe('an answer that lists an id twice', () => {
+  const rows = (ids: readonly (number | string)[]): Answer => ({ body: ids.map((id, index) => ({ id, name: `row ${index}` })) });
+
+  it.each([
+    ['in id order', [1, 2, 2, 3], [1, 2, 3]],
+    ['out of order', [3, 1, 3, 2, 1], [3, 1, 2]],
+    ['as a number and as its text', [1, '1', 2], [1, 2]],
+  ])('%s: the store lists each id once, the first time it comes', async (_, ids, expected) => {
+    class Row extends Model<{ id: number | string; name: string }> {
+      static override fields = ['id', 'name'];
+    }
+    const store = new Store({ model: Row, pageSize: 0, proxy: new RestProxy({ url: 'http://api.test/rows', fetch: recordingFetch(() => rows(ids)) }) });
+    await store.load();
+    expect(store.getRange().map((row) => Number(row.getId()))).toEqual(expected);
+    await store.load(); // again, with every id now held
+    expect(store.getRange().map((row) => Number(row.getId()))).toEqual(expected);
+    expect(store.getById('2')).toBe(store.getById(2));
+  });
+});
