@@ -2,9 +2,7 @@
  * The records a store lists, in order, with the ones its local filters show and an index by id
  * (built when first asked for, kept up to date afterwards).
  */
-import { DATA } from '../model/internal.js';
 import type { Model } from '../model/Model.js';
-import { recordInfo } from '../model/modelInfo.js';
 import { readField } from '../model/values.js';
 import type { Filter, Sorter } from '../operation/types.js';
 import { filterItems } from '../util/filtering.js';
@@ -28,10 +26,7 @@ export function keyOf(id: unknown): IdKey | undefined {
 
 /** A record's id as a map key; undefined when it has none. */
 export function idKey(record: Model<object>): IdKey | undefined {
-  // An integer as the server sent it is the key its converted id gives too (auto, int, number,
-  // string ids): no conversion for the ids of a load of 100,000 records.
-  const raw = record[DATA][recordInfo(record).idProperty];
-  return typeof raw === 'number' && Number.isInteger(raw) ? raw : keyOf(record.getId());
+  return keyOf(record.getId());
 }
 
 export class RecordList<M extends Model<object>> {

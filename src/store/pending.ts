@@ -76,9 +76,6 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
     kept.add(record);
     list.push(record);
   };
-  const addLoaded = (record: R): void => {
-    if (kept.size === 0 || !kept.has(record)) list.push(record);
-  };
   // Loops over what may be 100,000 records run once per load, often before V8 optimizes them:
   // forEach and indexed loops, as an iterator allocates a result object per record until then.
   // Kept at the front, whatever the answer says: new records, and those created since it was sent.
@@ -122,25 +119,16 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
     seen.add(id);
     return true;
   };
-  if (held.size === 0 && removedIds.size === 0 && since.erased.size === 0) {
-    // Nothing held that a loaded record could be: take the answer as it is.
-    for (let index = 0; index < loaded.length; index++) {
-      const fresh = loaded[index];
-      if (fresh === undefined) continue;
-      const id = key(fresh);
-      if (id !== undefined) {
-        // first(), inlined for the common case: still in id order.
-        if (seen === undefined && typeof id === 'number' && id > last) last = id;
-        else if (!first(id, index)) continue;
-      }
-      addLoaded(fresh);
-    }
-  } else {
-    for (let index = 0; index < loaded.length; index++) {
-      const fresh = loaded[index];
-      if (fresh === undefined) continue;
-      const id = key(fresh);
-      if (id !== undefined) {
+  // Nothing held that a loaded record could be (a first load): no lookups per record.
+  const quick = held.size === 0 && removedIds.size === 0 && since.erased.size === 0;
+  for (let index = 0; index < loaded.length; index++) {
+    const fresh = loaded[index];
+    if (fresh === undefined) continue;
+    const id = key(fresh);
+    if (id !== undefined) {
+      if (quick) {
+        if (!first(id, index)) continue;
+      } else {
         if (since.erased.has(id) || removedIds.has(id) || !first(id, index)) continue;
         const mine = held.get(id);
         if (mine !== undefined) {
@@ -151,8 +139,9 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
           continue;
         }
       }
-      addLoaded(fresh);
     }
+    // A loaded record is a new object, unless a memory proxy handed out one the store holds.
+    if (kept.size === 0 || !kept.has(fresh)) list.push(fresh);
   }
 
   // Held records the answer did not list: edited ones stay pending, off the list.
