@@ -346,7 +346,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    */
   subscribe(listener: Subscriber<RecordSnapshot<this>>): () => void {
     checkListener(listener);
-    return viewOf(this).add(() => listener(this.getSnapshot()));
+    // The snapshot the view tells (a listener compares it with the last one it was given).
+    return viewOf(this).add((snapshot) => listener(isSnapshotOf(snapshot, this) ? snapshot : this.getSnapshot()));
   }
 
   /** What the record looks like now: the same object until something visible changes. */

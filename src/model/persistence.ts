@@ -9,6 +9,7 @@ import type { Proxy } from '../proxy/Proxy.js';
 import { DATA, eachOwner, META, OWNERS, touch } from './internal.js';
 import type { Model, PersistOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
+import { sameShown } from './snapshot.js';
 import { mergeServerValues } from './values.js';
 import { eraseRecord } from './writes.js';
 import { mayExist, SAVED } from './writeState.js';
@@ -19,8 +20,12 @@ import { mayExist, SAVED } from './writeState.js';
  */
 export function takeServerRecord(record: Model<object>, fresh: Model<object>): void {
   if (fresh.etag !== undefined) record.etag = fresh.etag;
+  // An edited field's saved value may change, or the server may now hold the edit (clean again):
+  // visible in `modified` and `dirty` though no value changed.
+  const modified = record[META]?.modified;
+  const before = modified === undefined ? undefined : { ...modified };
   const changed = mergeServerValues(record, fresh[DATA]);
-  if (changed.length === 0) return;
+  if (changed.length === 0 && sameShown(before, record[META]?.modified)) return;
   touch(record);
   eachOwner(record, (owner) => owner.afterCommit(record, changed, false));
 }

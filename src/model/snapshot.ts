@@ -66,14 +66,16 @@ export function sameRecordSnapshot(a: unknown, b: unknown): boolean {
 
 /**
  * Whether two parts of snapshots show the same: arrays and plain objects by content, Dates by
- * time, anything else (records, errors, functions) by identity.
+ * time, anything else (records, errors, functions) by identity. Past 32 levels (a value that
+ * refers to itself) they count as different: a new snapshot rather than no end.
  */
-export function sameShown(a: unknown, b: unknown): boolean {
+export function sameShown(a: unknown, b: unknown, depth = 0): boolean {
   if (sameValue(a, b)) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, index) => sameShown(item, b[index]));
+  if (depth > 32) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, index) => sameShown(item, b[index], depth + 1));
   if (!isPlainObject(a) || !isPlainObject(b)) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameShown(a[key], b[key]));
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameShown(a[key], b[key], depth + 1));
 }
 
 export function isSnapshotOf<M extends Model<object>>(value: unknown, record: M): value is RecordSnapshot<M> {

@@ -117,9 +117,10 @@ function ignore(): void {
 /** Run `run` as the record's next write: after the one in flight, if any (saves of one record never overlap). */
 export function enqueue<T>(record: Internals, run: () => Promise<T>): Promise<T> {
   const meta = metaOf(record);
-  const next = (meta.writing ?? Promise.resolve()).then(run, run);
+  const before = meta.writing;
+  const next = (before ?? Promise.resolve()).then(run, run);
   meta.writing = next;
-  touch(record);
+  if (before === undefined) touch(record); // now saving (a save queued behind another changes nothing visible)
   const settle = (): void => {
     if (meta.writing !== next) return;
     meta.writing = undefined;
@@ -139,9 +140,10 @@ export function claimWrites(records: readonly Internals[], work: Promise<unknown
   const settled = work.then(ignore, ignore);
   for (const record of records) {
     const meta = metaOf(record);
-    if (meta.writing !== undefined) waits.push(meta.writing.then(ignore, ignore));
+    const before = meta.writing;
     meta.writing = settled;
-    touch(record);
+    if (before === undefined) touch(record);
+    else waits.push(before.then(ignore, ignore));
   }
   void settled.then(() => {
     for (const record of records) {

@@ -13,15 +13,25 @@ export type IdKey = string | number;
 
 /**
  * An id as a map key: a number as it is, a string that is a number's own text (`'7'`) as that
- * number, anything else as its text. Numbers hash much faster than strings made for the purpose
- * (a load of 100,000 records keys each one).
+ * number, any other string as it is. Numbers hash much faster than strings made for the purpose
+ * (a load of 100,000 records keys each one). A composite id (an object or an array) keys by its
+ * JSON, a Date by its time, each behind a character no id string starts with.
  */
 export function keyOf(id: unknown): IdKey | undefined {
-  if (typeof id === 'number') return id;
+  if (typeof id === 'number') return Number.isNaN(id) ? undefined : id;
   if (id === undefined || id === null || id === '') return undefined;
+  if (typeof id === 'object') return `\u0000${id instanceof Date ? id.getTime() : jsonOf(id)}`;
   const text = String(id);
   const number = Number(text);
   return String(number) === text ? number : text;
+}
+
+function jsonOf(id: object): string {
+  try {
+    return JSON.stringify(id);
+  } catch {
+    return String(id);
+  }
 }
 
 /** A record's id as a map key; undefined when it has none. */

@@ -62,29 +62,28 @@ export class Loads<M extends Model<object>> {
 
   async run(options: LoadOptions): Promise<M[]> {
     if (typeof options !== 'object' || options === null) throw new TypeError(`Store.load: options must be an object, got ${describeValue(options)}`);
+    const host = this.host;
+    const controller = new AbortController();
+    // Options refused, or a beforeload listener that says no: nothing changes, a load in flight goes on.
+    const operation = host.operation(options, controller.signal);
+    if (!host.before(operation)) throw new ProxyError('abort', LOAD.cancelled, { operation });
     const seq = ++this.#seq;
     this.#controller?.abort();
-    const controller = new AbortController();
     this.#controller = controller;
     const callerSignal = options.signal;
     const forward = (): void => controller.abort(callerSignal?.reason);
     if (callerSignal?.aborted) controller.abort(callerSignal.reason);
     else callerSignal?.addEventListener('abort', forward, { once: true });
     try {
-      return await this.#once(seq, controller, options);
+      return await this.#once(seq, controller, operation, options);
     } finally {
       // One listener per load, removed when it settles: a signal shared by many loads keeps none.
       callerSignal?.removeEventListener('abort', forward);
     }
   }
 
-  async #once(seq: number, controller: AbortController, options: LoadOptions): Promise<M[]> {
+  async #once(seq: number, controller: AbortController, operation: Operation, options: LoadOptions): Promise<M[]> {
     const host = this.host;
-    const operation = host.operation(options, controller.signal);
-    if (!host.before(operation)) {
-      if (this.#controller === controller) this.#controller = undefined;
-      throw new ProxyError('abort', LOAD.cancelled, { operation });
-    }
     const since = sinceLoad<M>();
     this.#since = since;
     host.changed();

@@ -50,6 +50,8 @@ export interface MergePlan<R> {
   readonly updates: [R, R][];
   /** Held records whose unsynced changes are dropped (discard). */
   readonly rejected: R[];
+  /** Loaded records left out: an id listed twice, or one removed or destroyed meanwhile (undefined: none). */
+  readonly dropped: ReadonlySet<R> | undefined;
   /**
    * The records the store held before (listed, off the page or removed) that it still holds:
    * those of `previous`, `offPage` and `removed` not in it are let go.
@@ -119,6 +121,10 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
     seen.add(id);
     return true;
   };
+  let dropped: Set<R> | undefined;
+  const drop = (record: R): void => {
+    (dropped ??= new Set()).add(record);
+  };
   // Nothing held that a loaded record could be (a first load): no lookups per record.
   const quick = held.size === 0 && removedIds.size === 0 && since.erased.size === 0;
   for (let index = 0; index < loaded.length; index++) {
@@ -127,9 +133,15 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
     const id = key(fresh);
     if (id !== undefined) {
       if (quick) {
-        if (!first(id, index)) continue;
+        if (!first(id, index)) {
+          drop(fresh);
+          continue;
+        }
       } else {
-        if (since.erased.has(id) || removedIds.has(id) || !first(id, index)) continue;
+        if (since.erased.has(id) || removedIds.has(id) || !first(id, index)) {
+          drop(fresh);
+          continue;
+        }
         const mine = held.get(id);
         if (mine !== undefined) {
           held.delete(id);
@@ -150,7 +162,7 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
   const removed = discard ? [] : context.removed.filter((record) => !kept.has(record));
   for (const record of offPage) kept.add(record);
   for (const record of removed) kept.add(record);
-  return { list, offPage, removed, updates, rejected, kept };
+  return { list, offPage, removed, updates, rejected, kept, dropped };
 }
 
 /** The ids of the records before `index` (an answer that turned out not to be in id order). */

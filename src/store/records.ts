@@ -195,7 +195,10 @@ export class StoreRecords<M extends Model> {
     changes.removed = plan.removed;
     list.reindex();
     this.host.refresh();
+    // The answer's records as the store lists them: held ones instead of their copies, without those left out.
+    const dropped = plan.dropped;
+    const shown = dropped === undefined ? loaded : loaded.filter((record) => !dropped.has(record));
     const held = new Map(plan.updates.map(([mine, fresh]) => [fresh, mine]));
-    return held.size === 0 ? loaded : loaded.map((record) => held.get(record) ?? record);
+    return held.size === 0 ? shown : shown.map((record) => held.get(record) ?? record);
   }
 }

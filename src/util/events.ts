@@ -4,15 +4,6 @@
  */
 export type Listener<Payload> = (payload: Payload) => unknown;
 
-/** Add `item` to `list`; returns the function that takes it out again. */
-export function addTo<T>(list: T[], item: T): () => void {
-  list.push(item);
-  return () => {
-    const index = list.indexOf(item);
-    if (index !== -1) list.splice(index, 1);
-  };
-}
-
 /**
  * Call a listener and return what it returns. One that throws does not stop the others: its
  * error is rethrown asynchronously, so it is reported, not swallowed.
@@ -33,7 +24,12 @@ export class Observable<Events extends object> {
 
   /** Listen to an event. Returns a function that unsubscribes the listener. */
   on<Name extends keyof Events>(name: Name, listener: Listener<Events[Name]>): () => void {
-    return addTo((this.#listeners[name] ??= []), listener);
+    const list = (this.#listeners[name] ??= []);
+    list.push(listener);
+    return () => {
+      const index = list.indexOf(listener);
+      if (index !== -1) list.splice(index, 1);
+    };
   }
 
   /** True when at least one listener waits for the event (lets hot paths skip building payloads). */

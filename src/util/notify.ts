@@ -2,7 +2,7 @@
  * Batched notification: everything changed in one synchronous run is told once, in a later
  * microtask. A target scheduled twice in a run is flushed once.
  */
-import { addTo, callSafely } from './events.js';
+import { callSafely } from './events.js';
 import { describeValue } from './options.js';
 
 export interface Flushable {
@@ -11,10 +11,15 @@ export interface Flushable {
 
 let pending: Set<Flushable> | undefined;
 
+function flush(target: Flushable): void {
+  target.flush();
+}
+
 function flushAll(): void {
   const targets = pending;
   pending = undefined;
-  if (targets !== undefined) for (const target of targets) target.flush();
+  // One target that fails (a snapshot that cannot be made) must not keep the others from flushing.
+  if (targets !== undefined) for (const target of targets) callSafely(flush, target);
 }
 
 export function schedule(target: Flushable): void {
@@ -39,7 +44,8 @@ interface Entry<S> {
  * twice the same snapshot.
  */
 export class View<S> implements Flushable {
-  readonly list: Entry<S>[] = [];
+  /** The listeners, in the order they subscribed (a set: thousands of them come and go cheaply). */
+  readonly #entries = new Set<Entry<S>>();
   #last: S | undefined = undefined;
   #fresh = false;
   #renew = false;
@@ -69,23 +75,34 @@ export class View<S> implements Flushable {
   changed(renew = false): void {
     this.#fresh = false;
     if (renew) this.#renew = true;
-    if (this.list.length > 0) schedule(this);
+    if (this.#entries.size > 0) schedule(this);
   }
 
   /** Add a listener and call it at once with the current snapshot (Svelte's store contract). */
   add(listener: Subscriber<S>): () => void {
     checkListener(listener);
+    const entries = this.#entries;
     const entry: Entry<S> = { listener, told: this.get() };
-    listener(entry.told);
-    return addTo(this.list, entry);
+    // Listed before the first call, so that a change that call makes is told (a load it starts).
+    entries.add(entry);
+    try {
+      listener(entry.told);
+    } catch (error) {
+      entries.delete(entry);
+      throw error;
+    }
+    return () => {
+      entries.delete(entry);
+    };
   }
 
   flush(): void {
-    const list = this.list;
-    if (list.length === 0) return;
-    const now = this.get();
-    for (const entry of [...list]) {
-      if (entry.told === now || !list.includes(entry)) continue;
+    const entries = this.#entries;
+    for (const entry of [...entries]) {
+      // Asked for each listener: an earlier one may have changed something (the next flush tells
+      // the others). Unsubscribed by an earlier listener of this flush: not told.
+      const now = this.get();
+      if (entry.told === now || !entries.has(entry)) continue;
       entry.told = now;
       callSafely(entry.listener, now);
     }

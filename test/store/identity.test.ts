@@ -5,7 +5,7 @@
  * the same id twice.
  */
 import { describe, expect, it } from 'vitest';
-import { Model, RestProxy, Store } from '../../src/index.js';
+import { MemoryProxy, Model, RestProxy, Store } from '../../src/index.js';
 import { recordingFetch, type Answer, type RecordedCall } from '../helpers/recordingFetch.js';
 
 interface ItemData {
@@ -81,5 +81,27 @@ describe('an answer that lists an id twice', () => {
     await store.load(); // again, with every id now held
     expect(store.getRange().map((row) => Number(row.getId()))).toEqual(expected);
     expect(store.getById('2')).toBe(store.getById(2));
+  });
+});
+
+describe('composite and Date ids', () => {
+  it('rows whose ids are objects or Dates are told apart (not by their text)', async () => {
+    class Thing extends Model<{ id: unknown; name: string }> {
+      static override fields = ['id', 'name'];
+    }
+    const things = new Store({
+      model: Thing,
+      proxy: new MemoryProxy({ data: [{ id: { org: 1, n: 1 }, name: 'a' }, { id: { org: 1, n: 2 }, name: 'b' }, { id: { org: 1, n: 1 }, name: 'a again' }] }),
+    });
+    expect((await things.load()).map((thing) => thing.get('name'))).toEqual(['a', 'b']);
+
+    class Tick extends Model<{ at: Date; v: number }> {
+      static override idProperty = 'at';
+      static override fields = [{ name: 'at', type: 'date' }, { name: 'v', type: 'int' }];
+    }
+    const ticks = new Store({ model: Tick, proxy: new MemoryProxy({ data: [{ at: '2024-01-01T00:00:00.000Z', v: 1 }, { at: '2024-01-01T00:00:00.500Z', v: 2 }] }) });
+    await ticks.load();
+    expect(ticks.getCount()).toBe(2);
+    expect(ticks.getById(new Date('2024-01-01T00:00:00.500Z'))?.get('v')).toBe(2);
   });
 });

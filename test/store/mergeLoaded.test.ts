@@ -224,6 +224,22 @@ describe('mergeLoaded: properties', () => {
     );
   });
 
+  it('every loaded record is listed, or stands for a held record (an update), or is dropped, and only one of these', () => {
+    fc.assert(
+      fc.property(worlds, (world) => {
+        const { result } = plan(world);
+        const copies = new Set(result.updates.map(([, fresh]) => fresh));
+        for (const record of world.loaded) {
+          const fates = [result.list.includes(record), copies.has(record), result.dropped?.has(record) === true];
+          // A loaded copy of a held record written meanwhile is neither listed nor an update: the held one stays as it is.
+          expect(fates.filter(Boolean).length).toBeLessThanOrEqual(1);
+          if (result.dropped?.has(record) === true) expect(result.list.includes(record)).toBe(false);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('kept is exactly the records held before that are still held', () => {
     fc.assert(
       fc.property(worlds, (world) => {

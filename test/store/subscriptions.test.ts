@@ -354,3 +354,140 @@ describe('a record outside any store', () => {
     expect(record.getSnapshot()).toBe(before);
   });
 });
+
+describe('found by review: changes that must be told, and only once', () => {
+  it('a change made by a listener in its first call is told (a load it starts shows loading)', async () => {
+    const store = new Store({ model: User, proxy });
+    const loading: boolean[] = [];
+    let load: Promise<User[]> | undefined;
+    store.subscribe((snapshot) => {
+      loading.push(snapshot.loading);
+      load ??= store.load();
+    });
+    await load;
+    await settle();
+    expect(loading).toEqual([false, true, false]);
+
+    const record = new User({ name: '' });
+    const names: string[] = [];
+    record.subscribe((snapshot) => {
+      names.push(snapshot.get('name'));
+      if (snapshot.get('name') === '') record.set('name', 'default');
+    });
+    await settle();
+    expect(names).toEqual(['', 'default']);
+  });
+
+  it('a listener that throws at once is not kept', () => {
+    const record = new User({ name: 'x' });
+    const failing = (): void => {
+      throw new Error('render failed');
+    };
+    expect(() => record.subscribe(failing)).toThrow('render failed');
+    const told: unknown[] = [];
+    record.subscribe((snapshot) => told.push(snapshot));
+    record.set('name', 'y');
+    return settle().then(() => expect(told).toHaveLength(2));
+  });
+
+  it('an earlier listener that edits the record: a later one is told the latest snapshot, once', async () => {
+    const record = new User({ name: 'a' });
+    const later: string[] = [];
+    record.subscribe((snapshot) => {
+      if (snapshot.get('name') === 'b') record.set('name', 'c');
+    });
+    record.subscribe((snapshot) => later.push(snapshot.get('name')));
+    record.set('name', 'b');
+    await settle();
+    await settle();
+    expect(later).toEqual(['a', 'c']);
+  });
+
+  it('a load that makes a held record clean (the server now holds the edit) shows it clean', async () => {
+    const store = await loadedStore();
+    const record = store.getById(2);
+    if (record === undefined) throw new Error('no record 2');
+    record.set('name', 'Bea');
+    const told = recorder<RecordSnapshot<User>>();
+    record.subscribe(told.listener);
+    const row = server.db.users?.find((candidate) => candidate.id === 2);
+    if (row === undefined) throw new Error('no row 2');
+    row.name = 'Bea';
+    await store.load();
+    await settle();
+    expect(record.dirty).toBe(false);
+    expect(told.calls.at(-1)?.dirty).toBe(false);
+    expect(store.getSnapshot().hasChanges).toBe(false);
+  });
+
+  it('a reload that changes only the saved value of an edited field shows the new one in modified', async () => {
+    class Remote extends User {}
+    Remote.setProxy(proxy);
+    const record = await Remote.load(1);
+    record.set('name', 'mine');
+    const row = server.db.users?.find((candidate) => candidate.id === 1);
+    if (row === undefined) throw new Error('no row 1');
+    row.name = 'theirs';
+    await record.reload();
+    expect(record.getSnapshot().modified).toEqual({ name: 'theirs' });
+    expect(record.getSnapshot().get('name')).toBe('mine');
+  });
+
+  it('a load refused for its options changes nothing: not loading, and the load in flight goes on', async () => {
+    const store = new Store({ model: User, proxy });
+    const first = store.load();
+    const refused = await store.load({ page: 0 }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TypeError);
+    expect(await first).toHaveLength(3);
+    await settle();
+    expect(store.loading).toBe(false);
+    expect(store.getSnapshot().loading).toBe(false);
+  });
+
+  it('a load cancelled by beforeload changes nothing: the load in flight goes on, and the snapshot follows it', async () => {
+    const store = new Store({ model: User, proxy });
+    const told = recorder<StoreSnapshot<User>>();
+    store.subscribe(told.listener);
+    const first = store.load();
+    const stop = store.on('beforeload', () => false);
+    await expect(store.load()).rejects.toMatchObject({ kind: 'abort' });
+    stop();
+    expect(await first).toHaveLength(3);
+    await settle();
+    expect(store.loading).toBe(false);
+    expect(store.getSnapshot().loading).toBe(false);
+    expect(told.calls.at(-1)?.loading).toBe(false);
+  });
+
+  it('a save queued behind one in flight changes no snapshot', async () => {
+    const store = await loadedStore();
+    const record = store.getById(1);
+    if (record === undefined) throw new Error('no record 1');
+    record.set('age', 1);
+    const first = record.save();
+    await Promise.resolve();
+    const [storeBefore, recordBefore] = [store.getSnapshot(), record.getSnapshot()];
+    expect(recordBefore.saving).toBe(true);
+    const second = record.save();
+    expect(store.getSnapshot()).toBe(storeBefore);
+    expect(record.getSnapshot()).toBe(recordBefore);
+    await Promise.all([first, second]);
+  });
+
+  it('a value that refers to itself does not stop a snapshot from being made', async () => {
+    class Loose extends Model {
+      static override fields = ['id', 'tree'];
+    }
+    interface Node {
+      self?: Node;
+    }
+    const a: Node = {};
+    a.self = a;
+    const b: Node = {};
+    b.self = b;
+    const record = new Loose({ id: 1, tree: a });
+    const before = record.getSnapshot();
+    record.set('tree', b);
+    expect(record.getSnapshot()).not.toBe(before);
+  });
+});
