@@ -41,6 +41,8 @@ export interface RecordMeta {
   writing: Promise<unknown> | undefined;
   /** Counts the changes of the values, so that a write's answer can tell "not edited since it was sent" at once. */
   version: number;
+  /** When each field was last set by the user (a clock shared by all records): which of two edits came last. */
+  stamps: Map<string, number> | undefined;
   /** Its snapshot and listeners, once asked for. */
   view: View<unknown> | undefined;
 }
@@ -55,8 +57,15 @@ export interface Internals {
 export function newMeta(state: WriteState): RecordMeta {
   return {
     state, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, writing: undefined,
-    version: 0, view: undefined,
+    version: 0, stamps: undefined, view: undefined,
   };
+}
+
+let clock = 0;
+
+/** The user set this field now. */
+export function stamp(meta: RecordMeta, name: string): void {
+  (meta.stamps ??= new Map()).set(name, ++clock);
 }
 
 /** Call `tell` for every store that holds the record. */

@@ -10,9 +10,10 @@ import { DATA, eachOwner, META, OWNERS, touch } from './internal.js';
 import type { Model, PersistOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
 import { sameShown } from './snapshot.js';
-import { mergeServerValues } from './values.js';
-import { eraseRecord } from './writes.js';
+import { mergeServerValues, readField } from './values.js';
+import { enqueue, eraseRecord, metaOf } from './writes.js';
 import { mayExist, SAVED } from './writeState.js';
+import { sameValue } from './fields.js';
 
 /**
  * Take a freshly read copy of a record (its values and ETag): fields with local edits keep them
@@ -28,6 +29,78 @@ export function takeServerRecord(record: Model<object>, fresh: Model<object>): v
   if (changed.length === 0 && sameShown(before, record[META]?.modified)) return;
   touch(record);
   eachOwner(record, (owner) => owner.afterCommit(record, changed, false));
+}
+
+/**
+ * Until a create is confirmed, a load may list its row as another object (a copy), and the user
+ * may edit either. When the create is confirmed, the record takes, field by field, whichever edit
+ * came last: the copy's (saved or not) or its own; a field neither edited takes the copy's value.
+ * What the server holds is what the copy knows (it was read after the create was applied, and the
+ * record has written nothing since). A copy still saving: the record takes its edits as unsaved
+ * (sending them again is harmless), its later writes wait for the copy's, and the fields the copy
+ * then saved with the value the record still has are saved for the record too.
+ */
+export function adoptCopy(record: Model<object>, copy: Model<object>): void {
+  const taken = takeCopy(record, copy);
+  const writing = copy[META]?.writing;
+  if (writing === undefined) return;
+  void enqueue(record, () =>
+    writing.then(ignore, ignore).then(() => {
+      const meta = metaOf(record);
+      const modified = meta.modified;
+      const stillEdited = copy[META]?.modified;
+      if (modified === undefined) return;
+      let saved = false;
+      for (const name of taken) {
+        if (!(name in modified) || (stillEdited !== undefined && name in stillEdited)) continue;
+        if (!sameValue(readField(record, name), readField(copy, name))) continue;
+        delete modified[name];
+        saved = true;
+      }
+      if (!saved) return;
+      if (Object.keys(modified).length === 0) meta.modified = undefined;
+      touch(record);
+      eachOwner(record, (owner) => owner.afterCommit(record, [], false));
+    }),
+  );
+}
+
+function ignore(): void {
+  // the copy's write reports its own failure
+}
+
+/** Take the copy's later edits and what it knows the server holds; returns the fields taken from the copy. */
+function takeCopy(record: Model<object>, copy: Model<object>): string[] {
+  const meta = metaOf(record);
+  const theirs = copy[META];
+  const info = recordInfo(record);
+  const data = record[DATA];
+  const changed: string[] = [];
+  const taken: string[] = [];
+  const names = info.fields.length > 0 ? info.fields.map((field) => field.name) : Object.keys(copy[DATA]);
+  for (const name of names) {
+    if (name === info.idProperty) continue;
+    const mine = meta.stamps?.get(name) ?? 0;
+    const their = theirs?.stamps?.get(name) ?? 0;
+    const value = mine > their ? readField(record, name) : readField(copy, name);
+    // What the server holds, as the copy knows it (a field it is saving now is still unsaved).
+    const saved = theirs?.modified !== undefined && name in theirs.modified ? theirs.modified[name] : readField(copy, name);
+    if (mine <= their) taken.push(name);
+    if (!sameValue(readField(record, name), value)) {
+      data[name] = value;
+      changed.push(name);
+    }
+    if (their > mine) (meta.stamps ??= new Map()).set(name, their);
+    if (info.byName.get(name)?.persist === false) continue; // not sent: never unsaved
+    if (!sameValue(value, saved)) (meta.modified ??= {})[name] = saved;
+    else if (meta.modified !== undefined) delete meta.modified[name];
+  }
+  if (meta.modified !== undefined && Object.keys(meta.modified).length === 0) meta.modified = undefined;
+  if (changed.length > 0) meta.version++;
+  if (theirs?.etag !== undefined) meta.etag = theirs.etag;
+  touch(record);
+  if (changed.length > 0) eachOwner(record, (owner) => owner.afterEdit(record, changed));
+  return taken;
 }
 
 /** The proxy a record is saved through: the one given, its store's, else its model's. */

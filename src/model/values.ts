@@ -7,7 +7,7 @@ import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
-import { DATA, META, newMeta, type Internals } from './internal.js';
+import { DATA, META, newMeta, stamp, type Internals } from './internal.js';
 import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { SAVED } from './writeState.js';
 
@@ -174,6 +174,7 @@ export function setValues(record: ValueHolder, nameOrValues: unknown, value: unk
     changed.push(name);
     const meta = (record[META] ??= newMeta(SAVED));
     meta.version++;
+    stamp(meta, name);
     if (field !== undefined && !field.persist) continue;
     const modified = (meta.modified ??= {});
     if (!(name in modified)) modified[name] = current;

@@ -5,7 +5,7 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { belongsTo, join, unjoin, type RecordOwner } from '../model/internal.js';
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
-import { takeServerRecord } from '../model/persistence.js';
+import { adoptCopy, takeServerRecord } from '../model/persistence.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { idKey, RecordList } from './list.js';
@@ -79,17 +79,27 @@ export class StoreRecords<M extends Model> {
 
   /**
    * A created record whose id a load already brought (the load saw the row of a create that was
-   * not confirmed yet): the user's record takes the copy's place, with the edits made to the copy.
+   * not confirmed yet): the user's record takes the copy's place, with the later of their edits
+   * (adoptCopy); if the user removed the copy, the record is removed in its place.
    */
   #replaceCopy(own: M): void {
     const key = idKey(own);
     if (key === undefined) return;
     const copy = this.list.find(key, own);
-    if (copy === undefined || copy === own) return;
+    if (copy === undefined) {
+      // The user removed the load's copy: that row is to be destroyed, and the record with it.
+      const removed = this.changes.removed.find((record) => record !== own && idKey(record) === key);
+      if (removed === undefined) return;
+      this.changes.unremove(removed);
+      unjoin(removed, this.owner);
+      this.host.store.remove(own);
+      return;
+    }
+    if (copy === own) return;
     const [taken] = this.list.take(new Set([copy]));
     if (taken === undefined) return;
     unjoin(copy, this.owner);
-    if (copy.dirty && !copy.phantom) own.set(copy.getChanges());
+    adoptCopy(own, copy);
     this.#dropped(copy, taken.shownAt);
   }
 

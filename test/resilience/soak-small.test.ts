@@ -28,6 +28,7 @@ describe('soak (small)', () => {
   ])('150 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag, interleaved $interleave: the server ends equal to the user\'s intent', async ({ seed, concurrency, etag, interleave }) => {
     const result = await runSoak(server, { count: 150, seed, rate: 0.2, concurrency, maxRounds: 15, maxMs: 10_000, etag, interleave });
     console.log(result.summary);
+    for (const history of result.histories) console.log(history);
 
     expectUserIntent(result);
   }, 15_000);

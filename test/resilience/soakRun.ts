@@ -92,6 +92,8 @@ export interface SoakResult {
   storeDuplicates: string[];
   /** The failures of the last sync that did not resolve. */
   lastErrors: string[];
+  /** For the first few records that went wrong: the requests the server received about them. */
+  histories: string[];
 }
 
 const TYPES: FaultType[] = ['reset-before', 'reset-after', 'status', 'stall', 'truncate', 'duplicate'];
@@ -128,6 +130,16 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
   const store = new Store({ model: Item, pageSize: 0 });
   const intents = new Map<string, Intent>();
   const recordOf = new Map<string, Item>();
+  /** What the user did to each record, in order (printed for the records that went wrong). */
+  const events = new Map<string, string[]>();
+  const note = (record: Item, what: string): void => {
+    const uid = record.get('uid');
+    const who = record === recordOf.get(uid) ? 'own' : 'a copy a load made';
+    const state = `${record.phantom ? 'new' : `id ${String(record.getId())}`}${record.dirty ? ', dirty' : ''}${record.saving ? ', saving' : ''}`;
+    const list = events.get(uid) ?? [];
+    list.push(`round ${rounds}: ${what} (${who}, ${state})`);
+    events.set(uid, list);
+  };
 
   const data = Array.from({ length: options.count }, (_, i) => ({ uid: `s${options.seed}-${i}`, name: `item ${i}`, rev: 0 }));
   for (const item of data) intents.set(item.uid, { ...item, removed: false, editedWhileNew: false, removedWhileNew: false });
@@ -157,7 +169,10 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
           if (failure.kind !== 'conflict') continue;
           for (const record of failure.operation?.records ?? []) {
             // Under chaos the reload may fail too; the next round tries again.
-            if (record instanceof Item) await record.reload().catch(() => undefined);
+            if (record instanceof Item) {
+              note(record, 'reloaded after a conflict');
+              await record.reload().catch(() => undefined);
+            }
           }
         }
       }
@@ -178,16 +193,24 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
       if (roll < removeShare) {
         intent.removed = true;
         intent.removedWhileNew ||= record.phantom;
+        note(record, 'removed');
         // Removed while its own save runs.
-        if (options.interleave && random() < 0.5) racing.push(record.save().catch(() => undefined));
+        if (options.interleave && random() < 0.5) {
+          note(record, 'saved on its own');
+          racing.push(record.save().catch(() => undefined));
+        }
         removing.push(record);
       } else if (roll < removeShare + editShare) {
         intent.rev += 1;
         intent.name = `${intent.name.split(' #')[0] ?? intent.name} #${intent.rev}`;
         intent.editedWhileNew ||= record.phantom;
         record.set({ name: intent.name, rev: intent.rev });
+        note(record, `edited to rev ${intent.rev}`);
         // Saved on its own while the store syncs.
-        if (options.interleave && random() < 0.3) racing.push(record.save().catch(() => undefined));
+        if (options.interleave && random() < 0.3) {
+          note(record, 'saved on its own');
+          racing.push(record.save().catch(() => undefined));
+        }
       }
     }
     store.remove(removing);
@@ -276,6 +299,10 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
   }
   const storeDuplicates = [...listedIds].filter(([, count]) => count > 1).map(([id, count]) => `${id} x${count}`);
 
+  // What the server saw of the records that went wrong: the way to tell a library bug from a test's.
+  const wrong = [...duplicates, ...lostEdits, ...resurrected, ...missing, ...clientMismatches].map((line) => line.split(/[ :]/)[0] ?? '');
+  const histories = [...new Set(wrong)].slice(0, 3).map((uid) => `${historyOf(server, uid, rows)}\n  the user: ${(events.get(uid) ?? []).join('; ')}`);
+
   const stats = server.stats;
   const faults = TYPES.map((type) => `${type} ${stats.faults[type]}`).join(', ');
   const kinds = [...errorKinds.entries()].map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
@@ -287,7 +314,37 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     `server rows ${rows.length}, duplicates ${duplicates.length}, lost edits ${lostEdits.length}, removed but back ${resurrected.length}, ` +
     `missing ${missing.length}, strangers ${strangers.length}, client mismatches ${clientMismatches.length}, store duplicates ${storeDuplicates.length}`;
 
-  return { summary, converged: done, rounds, duplicates, lostEdits, resurrected, missing, strangers, clientMismatches, storeDuplicates, lastErrors: [...new Set(lastErrors.map((e) => e.replace(/\/items\/\d+/, '/items/<id>')))] };
+  return {
+    summary,
+    converged: done,
+    rounds,
+    duplicates,
+    lostEdits,
+    resurrected,
+    missing,
+    strangers,
+    clientMismatches,
+    storeDuplicates,
+    lastErrors: [...new Set(lastErrors.map((e) => e.replace(/\/items\/\d+/, '/items/<id>')))],
+    histories,
+  };
+}
+
+/** The requests about one record (its uid in the body, or the path of a row that has its uid), in order. */
+function historyOf(server: TestServer, uid: string, rows: readonly Record<string, unknown>[]): string {
+  const ids = new Set(rows.filter((row) => row['uid'] === uid).map((row) => String(row['id'])));
+  const mentions = (json: unknown): boolean =>
+    Array.isArray(json) ? json.some(mentions) : typeof json === 'object' && json !== null && (Reflect.get(json, 'uid') === uid || ids.has(String(Reflect.get(json, 'id'))));
+  const lines = server.requests
+    .map((request, index) => ({ request, index }))
+    .filter(({ request }) => mentions(request.json) || ids.has(request.path.split('/').pop() ?? ''))
+    .map(({ request, index }) => {
+      const item = Array.isArray(request.json) ? request.json.find((entry) => typeof entry === 'object' && entry !== null && Reflect.get(entry, 'uid') === uid) : request.json;
+      const body = typeof item === 'object' && item !== null ? JSON.stringify({ id: Reflect.get(item, 'id'), name: Reflect.get(item, 'name'), rev: Reflect.get(item, 'rev') }) : '';
+      const headers = ['if-match', 'idempotency-key'].filter((name) => request.headers[name] !== undefined).map((name) => `${name}=${request.headers[name]}`).join(' ');
+      return `  #${index} ${request.method} ${request.path}${Array.isArray(request.json) ? ` (batch of ${request.json.length})` : ''} ${body} ${headers}${request.fault ? ` FAULT ${request.fault}` : ''}`;
+    });
+  return `${uid} (rows ${[...ids].join(', ') || 'none'}):\n${lines.join('\n')}`;
 }
 
 /** The server ends holding exactly what the user did, and store.sync() resolved in time. */

@@ -36,6 +36,7 @@ describe('soak', () => {
   ])('1,000 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag, interleaved $interleave', async ({ seed, concurrency, etag, interleave = false }) => {
     const result = await runSoak(server, { count: 1_000, seed, rate: 0.2, concurrency, maxRounds: 30, maxMs: 60_000, etag, interleave });
     console.log(result.summary);
+    for (const history of result.histories) console.log(history);
 
     expectUserIntent(result);
   });

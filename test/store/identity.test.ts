@@ -105,3 +105,147 @@ describe('composite and Date ids', () => {
     expect(ticks.getById(new Date('2024-01-01T00:00:00.500Z'))?.get('v')).toBe(2);
   });
 });
+
+/**
+ * Until its create is confirmed, a record and a load's copy of its row are two objects for one
+ * row, and the user may edit either. When the create is confirmed, the record takes, field by
+ * field, whichever edit came last (found by the soak: the copy's later edit, saved, was
+ * overwritten by the record's older one).
+ */
+describe('the record and a load\'s copy of its row, both edited before the create is confirmed', () => {
+  /** keyedServer, whose PUT also writes the row (and can be held until released), and whose DELETE deletes it. */
+  function writingServer() {
+    const server = keyedServer();
+    let hold: Promise<void> | undefined;
+    const respond = async (call: RecordedCall): Promise<Answer> => {
+      if (call.method === 'DELETE') {
+        const id = Number(call.url.split('/').pop());
+        const at = server.rows.findIndex((candidate) => candidate.id === id);
+        if (at === -1) return { status: 404, body: { message: 'Not found' } };
+        server.rows.splice(at, 1);
+        return { status: 204 };
+      }
+      if (call.method === 'PUT') {
+        if (hold !== undefined) await hold;
+        const id = Number(call.url.split('/').pop());
+        const row = server.rows.find((candidate) => candidate.id === id);
+        const body: unknown = call.json;
+        if (row !== undefined && typeof body === 'object' && body !== null && 'name' in body && typeof body.name === 'string') row.name = body.name;
+        return { status: 200, body: row ?? {} };
+      }
+      return server.respond(call);
+    };
+    let release = (): void => undefined;
+    const holdPuts = (): void => {
+      hold = new Promise((resolve) => {
+        release = () => {
+          hold = undefined;
+          resolve();
+        };
+      });
+    };
+    return { ...server, respond, holdPuts, release: () => release() };
+  }
+
+  /** Sync until nothing is pending; the row and the record hold `name`, the record is clean. */
+  async function expectSynced(server: ReturnType<typeof writingServer>, store: Store<Item>, mine: Item, name: string): Promise<void> {
+    await store.sync();
+    await store.sync();
+    expect(server.rows).toEqual([{ id: 100, name }]);
+    expect(mine.get('name')).toBe(name);
+    expect(mine.dirty).toBe(false);
+  }
+
+  async function setUp() {
+    const server = writingServer();
+    const store = new Store({ model: Item, pageSize: 0, proxy: new RestProxy({ url: 'http://api.test/items', fetch: recordingFetch(server.respond), idempotencyKey: true, retry: 0 }) });
+    const [mine] = store.add({ name: 'first' });
+    if (mine === undefined) throw new Error('not added');
+    server.loseNextAnswer();
+    await expect(store.sync()).rejects.toThrow(/network error/);
+    await store.load(); // lists row 100: the create was applied
+    const copy = store.getById(100);
+    if (copy === undefined || copy === mine) throw new Error('expected a copy of row 100');
+    return { server, store, mine, copy };
+  }
+
+  it('the copy edited and saved last: its edit stays, on the server and in the store\'s record', async () => {
+    const { server, store, mine, copy } = await setUp();
+    mine.set('name', 'older edit');
+    copy.set('name', 'newer edit');
+    await copy.save(); // PUT /items/100; then the sync confirms the create: the record takes the copy's place
+    await expectSynced(server, store, mine, 'newer edit');
+    expect(store.getRange()).toEqual([mine]);
+  });
+
+  it('the copy edited last, not saved: its edit is the record\'s, and the next sync sends it', async () => {
+    const { server, store, mine, copy } = await setUp();
+    mine.set('name', 'older edit');
+    copy.set('name', 'newer edit');
+    await expectSynced(server, store, mine, 'newer edit'); // the create, confirmed; then the record's edit
+  });
+
+  it('the record edited last: its edit stays, and is sent', async () => {
+    const { server, store, mine, copy } = await setUp();
+    copy.set('name', 'older edit');
+    await copy.save();
+    mine.set('name', 'newer edit');
+    await expectSynced(server, store, mine, 'newer edit');
+  });
+
+  it('the record edited after the copy\'s unsaved edit: the record\'s edit wins', async () => {
+    const { server, store, mine, copy } = await setUp();
+    copy.set('name', 'older edit');
+    mine.set('name', 'newer edit');
+    await expectSynced(server, store, mine, 'newer edit');
+  });
+
+  it('the copy\'s save still in flight when the create is confirmed: the record waits for it, then takes its edit', async () => {
+    const { server, store, mine, copy } = await setUp();
+    mine.set('name', 'older edit');
+    copy.set('name', 'newer edit');
+    server.holdPuts();
+    const saving = copy.save();
+    const syncing = store.sync(); // confirms the create while the copy's PUT is held
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    server.release();
+    await Promise.all([saving, syncing]);
+    await expectSynced(server, store, mine, 'newer edit');
+  });
+
+  it('the record\'s own save confirms the create while the copy\'s save is in flight (found by the soak)', async () => {
+    const { server, store, mine, copy } = await setUp();
+    mine.set('name', 'older edit');
+    const mineSaving = mine.save(); // the create again, same key: confirmed
+    copy.set('name', 'newer edit');
+    server.holdPuts();
+    const copySaving = copy.save();
+    await mineSaving;
+    server.release();
+    await copySaving;
+    await expectSynced(server, store, mine, 'newer edit');
+  });
+
+  it('a sync in flight confirms the create, the record and the copy each saved on their own meanwhile', async () => {
+    const { server, store, mine, copy } = await setUp();
+    const syncing = store.sync(); // the create again
+    mine.set('name', 'older edit');
+    const mineSaving = mine.save();
+    copy.set('name', 'newer edit');
+    const copySaving = copy.save();
+    await Promise.allSettled([syncing, mineSaving, copySaving]);
+    await expectSynced(server, store, mine, 'newer edit');
+  });
+
+  it('the copy removed by the user: the row is destroyed, and the record leaves the store too', async () => {
+    const { server, store, mine, copy } = await setUp();
+    store.remove(copy);
+    await store.sync(); // the create confirmed; the copy's DELETE
+    await store.sync();
+    expect(server.rows).toEqual([]);
+    expect(store.getRange()).toEqual([]);
+    expect(store.hasChanges()).toBe(false);
+    expect(mine.erased).toBe(true);
+  });
+});
+
