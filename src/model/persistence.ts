@@ -121,7 +121,11 @@ export async function runSave(record: Model<object>, options: PersistOptions): P
   }
   const operation = new Operation({ action, records: [record], ...requestOptions(options) });
   const proxy = proxyOf(record, options);
+  // A create re-sent under its key may be answered for its first try: then the edits made since
+  // are sent too, so that a save that resolves has saved them.
+  const replayable = action === 'create' && record[META]?.state.status === 'unconfirmed';
   await (action === 'create' ? proxy.create(operation) : proxy.update(operation));
+  if (replayable && !record.phantom && record.dirty) return runSave(record, options);
   return operation;
 }
 

@@ -86,9 +86,21 @@ export class Syncs<M extends Model<object>> {
       // Their writes in flight first: a save of one of them, or another store's sync.
       const waits = claimWrites(candidates, done);
       if (waits.length > 0) await Promise.all(waits);
-      const { create, update, destroy } = planSync(candidates, new Set(host.removed()));
+      const removed = new Set(host.removed());
+      const { create, update, destroy } = planSync(candidates, removed);
       if (create.length + update.length + destroy.length === 0 || !host.before(create, update, destroy)) return await empty();
-      const batch = await host.proxy().batch({ create, update, destroy }, { ...options, onOperationComplete: (operation) => operation.wasSuccessful() && host.wrote(operation) });
+      // A create re-sent under its key may be answered for its first try (the server replays it):
+      // edits made since are then not in the row, and this sync sends them after it.
+      const replayable = create.filter((record) => record[WRITE_STATE].status === 'unconfirmed' && !removed.has(record));
+      const batchOptions = { ...options, onOperationComplete: (operation: Operation) => operation.wasSuccessful() && host.wrote(operation) };
+      const batch = await host.proxy().batch({ create, update, destroy }, batchOptions);
+      const left = batch.hasException() ? [] : replayable.filter((record) => !record.phantom && !record.erased && record.dirty);
+      if (left.length > 0) {
+        // One Batch tells all this sync sent.
+        const followUp = await host.proxy().batch({ update: left }, batchOptions);
+        batch.operations.push(...followUp.operations);
+        batch.exceptions.push(...followUp.exceptions);
+      }
       const errors = batch.exceptions.map((operation) => operation.error).filter((error) => error !== undefined);
       const error = batch.hasException() ? new BatchError(batch, errors) : undefined;
       host.ended(batch, error);
