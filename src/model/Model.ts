@@ -11,7 +11,7 @@ import { describeValue, isPlainObject } from '../util/options.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type RecordMeta, type RecordOwner } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
-import { proxyOf, requestOptions, runDestroy, runSave, takeServerRecord } from './persistence.js';
+import { proxyOf, requestOptions, runDestroy, saveRecord, takeServerRecord } from './persistence.js';
 import { isSnapshotOf, RecordSnapshot, sameRecordSnapshot } from './snapshot.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
 import { convertOrThrow, fromServerValue, getData, initValues, readField, setValues } from './values.js';
@@ -313,10 +313,14 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   /**
    * Save the record: a phantom record is created (POST), a dirty one updated (PUT), a clean one
    * sends nothing. Resolves with the operation once the server's answer is merged. Saves of one
-   * record run one after the other, so a second save never creates it twice.
+   * record run one after the other, so a second save never creates it twice. A create re-sent
+   * under its idempotency key after an edit may be answered for its first try (a replay): the
+   * save then sends the edits made since by an update, and resolves with the create once that
+   * update succeeded (it rejects with the update's error if not: the record is created, and the
+   * edits stay unsaved).
    */
   save(options: PersistOptions = {}): Promise<Operation> {
-    return enqueue(this, () => runSave(this, options));
+    return saveRecord(this, options);
   }
 
   /** Destroy the record (DELETE). A phantom record is dropped without a request, unless its create may have been applied. */

@@ -11,7 +11,7 @@ import type { Model, PersistOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
 import { sameShown } from './snapshot.js';
 import { mergeServerValues, readField } from './values.js';
-import { enqueue, eraseRecord, metaOf } from './writes.js';
+import { editedSinceApplied, enqueue, eraseRecord, metaOf, watchSends } from './writes.js';
 import { mayExist, SAVED } from './writeState.js';
 import { sameValue } from './fields.js';
 
@@ -44,25 +44,38 @@ export function adoptCopy(record: Model<object>, copy: Model<object>): void {
   const taken = takeCopy(record, copy);
   const writing = copy[META]?.writing;
   if (writing === undefined) return;
-  void enqueue(record, () =>
-    writing.then(ignore, ignore).then(() => {
-      const meta = metaOf(record);
-      const modified = meta.modified;
-      const stillEdited = copy[META]?.modified;
-      if (modified === undefined) return;
-      let saved = false;
-      for (const name of taken) {
-        if (!(name in modified) || (stillEdited !== undefined && name in stillEdited)) continue;
-        if (!sameValue(readField(record, name), readField(copy, name))) continue;
-        delete modified[name];
-        saved = true;
-      }
-      if (!saved) return;
-      if (Object.keys(modified).length === 0) meta.modified = undefined;
-      touch(record);
-      eachOwner(record, (owner) => owner.afterCommit(record, [], false));
-    }),
-  );
+  const watch = watchSends(record, copy, writing);
+  void enqueue(record, () => writing.then(ignore, ignore).then(() => afterCopyWrote(record, copy, taken, watch.sent)));
+}
+
+/**
+ * The write of a copy the record took the place of has ended. A field the copy saved with the
+ * value the record still has is saved. When the record sent a write meanwhile, the copy's may
+ * have landed after it: a field where they differ may hold the copy's value on the server now,
+ * so it is unsaved again and the next save sends it.
+ */
+function afterCopyWrote(record: Model<object>, copy: Model<object>, taken: readonly string[], overlapped: boolean): void {
+  if (copy.erased || record.erased) return;
+  const meta = metaOf(record);
+  const stillEdited = copy[META]?.modified;
+  const info = recordInfo(record);
+  let changed = false;
+  for (const name of info.fields.length > 0 ? info.fields.map((field) => field.name) : Object.keys(copy[DATA])) {
+    if (name === info.idProperty || info.byName.get(name)?.persist === false || (stillEdited !== undefined && name in stillEdited)) continue;
+    const theirs = readField(copy, name);
+    const unsaved = meta.modified !== undefined && name in meta.modified;
+    if (sameValue(readField(record, name), theirs)) {
+      if (!unsaved || !taken.includes(name) || meta.modified === undefined) continue;
+      delete meta.modified[name];
+    } else if (overlapped && !unsaved) {
+      (meta.modified ??= {})[name] = theirs;
+    } else continue;
+    changed = true;
+  }
+  if (!changed) return;
+  if (meta.modified !== undefined && Object.keys(meta.modified).length === 0) meta.modified = undefined;
+  touch(record);
+  eachOwner(record, (owner) => owner.afterCommit(record, [], false));
 }
 
 function ignore(): void {
@@ -121,11 +134,26 @@ export async function runSave(record: Model<object>, options: PersistOptions): P
   }
   const operation = new Operation({ action, records: [record], ...requestOptions(options) });
   const proxy = proxyOf(record, options);
-  // A create re-sent under its key may be answered for its first try: then the edits made since
-  // are sent too, so that a save that resolves has saved them.
-  const replayable = action === 'create' && record[META]?.state.status === 'unconfirmed';
   await (action === 'create' ? proxy.create(operation) : proxy.update(operation));
-  if (replayable && !record.phantom && record.dirty) return runSave(record, options);
+  return operation;
+}
+
+/**
+ * record.save(): one save in the record's write queue. A create re-sent under its key after the
+ * record was edited may be answered for its first try (the server replays it): the edits made
+ * since are then sent by an update, queued after the create (and after the write of a load's copy
+ * the record took the place of), so that a save that resolves has saved them. Resolves with the
+ * create.
+ */
+export async function saveRecord(record: Model<object>, options: PersistOptions): Promise<Operation> {
+  let followUp = false;
+  const operation = await enqueue(record, async () => {
+    const replayable = editedSinceApplied(record);
+    const done = await runSave(record, options);
+    followUp = replayable && !record.phantom && record.dirty;
+    return done;
+  });
+  if (followUp) await enqueue(record, () => (record.erased ? Promise.resolve(operation) : runSave(record, options)));
   return operation;
 }
 

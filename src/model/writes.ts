@@ -25,8 +25,30 @@ export function metaOf(record: Internals): RecordMeta {
   return (record[META] ??= newMeta(SAVED));
 }
 
+/** Records whose writes are noted while a write of another object (`by`) for their row is in flight (adoptCopy). */
+const watched = new WeakMap<object, { sent: boolean; by: object }>();
+
+/** Note whether the record sends a write until `ended`, the write of `by`, settles. */
+export function watchSends(record: object, by: object, ended: Promise<unknown>): { sent: boolean } {
+  const watch = { sent: false, by };
+  watched.set(record, watch);
+  const stop = (): void => {
+    if (watched.get(record) === watch) watched.delete(record);
+  };
+  ended.then(stop, stop);
+  return watch;
+}
+
+/** Stop noting the record's writes when the other object's write is one of `done` (a sync that sent it before). */
+export function unwatchSends(record: object, done: ReadonlySet<object>): void {
+  const watch = watched.get(record);
+  if (watch !== undefined && done.has(watch.by)) watched.delete(record);
+}
+
 /** A write of the record is about to be sent: snapshot what it sends (a create mints its key). */
 export function sendWrite(record: ValueHolder, action: Action, batch?: string): WriteSnapshot {
+  const watch = watched.get(record);
+  if (watch !== undefined) watch.sent = true;
   const meta = record[META];
   const version = meta === null ? -1 : meta.version;
   if (action === 'destroy') return new WriteSnapshot({}, version);
@@ -41,6 +63,23 @@ export function sendWrite(record: ValueHolder, action: Action, batch?: string): 
   const modified = meta?.modified;
   if (modified !== undefined) for (const key of Object.keys(modified)) values[key] = record[DATA][key];
   return new WriteSnapshot(values, version);
+}
+
+/**
+ * Whether the record was edited since the try of its create that may have been applied: a server
+ * that replays that try answers without those edits, and an update must follow the create.
+ */
+export function editedSinceApplied(record: ValueHolder): boolean {
+  const state = record[META]?.state;
+  if (state?.status !== 'unconfirmed') return false;
+  const applied = state.applied;
+  const info = recordInfo(record);
+  const data = record[DATA];
+  for (const name of new Set([...Object.keys(applied), ...Object.keys(data)])) {
+    if (name === info.idProperty || info.byName.get(name)?.persist === false) continue;
+    if (!sameFieldValue(record, name, readField(record, name), applied[name])) return true;
+  }
+  return false;
 }
 
 /**
@@ -75,7 +114,9 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   }
   if (meta.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
   if (serverData !== undefined) {
-    const changed = mergeServerValues(record, serverData, written);
+    // A re-sent create: the answer says what the server holds (an earlier try's values if it
+    // replayed), so an echo of this try's values is no echo to skip.
+    const changed = mergeServerValues(record, serverData, baseline === sent ? written : undefined);
     if (changed.length > 0) committed = committed.concat(changed); // exact size, no growth
   }
   const created = state.status === 'creating';

@@ -5,12 +5,12 @@
  */
 import { BatchError } from '../errors/BatchError.js';
 import type { Model } from '../model/Model.js';
-import { claimWrites } from '../model/writes.js';
+import { claimWrites, editedSinceApplied, unwatchSends } from '../model/writes.js';
 import { mayExist } from '../model/writeState.js';
 import { Batch } from '../operation/Batch.js';
 import type { Operation } from '../operation/Operation.js';
 import { WRITE_STATE } from '../operation/protocol.js';
-import type { Proxy } from '../proxy/Proxy.js';
+import type { BatchOptions, Proxy } from '../proxy/Proxy.js';
 import type { SyncOptions } from './options.js';
 
 /** What a sync needs of its store. */
@@ -70,6 +70,21 @@ export class Syncs<M extends Model<object>> {
     return run;
   }
 
+  /** Update the records a replayed create left dirty (not removed meanwhile), in `batch`: one Batch tells all a sync sent. */
+  async #followUp(batch: Batch, replayable: readonly M[], sent: ReadonlySet<object>, options: BatchOptions): Promise<void> {
+    const host = this.host;
+    const removed = new Set(host.removed());
+    const left = replayable.filter((record) => !record.phantom && !record.erased && record.dirty && !removed.has(record));
+    if (left.length === 0 || !host.before([], left, [])) return;
+    // A load's copy a record took the place of, written by this sync: its write has ended.
+    for (const record of left) unwatchSends(record, sent);
+    const followUp = await host.proxy().batch({ update: left }, options);
+    batch.operations.push(...followUp.operations);
+    batch.exceptions.push(...followUp.exceptions);
+    batch.isComplete = followUp.isComplete;
+    batch.isPaused = followUp.isPaused;
+  }
+
   async #once(options: SyncOptions): Promise<Batch> {
     const host = this.host;
     // An option left undefined takes the Batch's default.
@@ -89,18 +104,13 @@ export class Syncs<M extends Model<object>> {
       const removed = new Set(host.removed());
       const { create, update, destroy } = planSync(candidates, removed);
       if (create.length + update.length + destroy.length === 0 || !host.before(create, update, destroy)) return await empty();
-      // A create re-sent under its key may be answered for its first try (the server replays it):
-      // edits made since are then not in the row, and this sync sends them after it.
-      const replayable = create.filter((record) => record[WRITE_STATE].status === 'unconfirmed' && !removed.has(record));
+      // A create re-sent under its key after an edit may be answered for its first try (the
+      // server replays it): the edits made since are then not in the row, and this sync sends
+      // them after it (edits made while it runs wait for the next sync, as on a first try).
+      const replayable = create.filter((record) => !removed.has(record) && editedSinceApplied(record));
       const batchOptions = { ...options, onOperationComplete: (operation: Operation) => operation.wasSuccessful() && host.wrote(operation) };
       const batch = await host.proxy().batch({ create, update, destroy }, batchOptions);
-      const left = batch.hasException() ? [] : replayable.filter((record) => !record.phantom && !record.erased && record.dirty);
-      if (left.length > 0) {
-        // One Batch tells all this sync sent.
-        const followUp = await host.proxy().batch({ update: left }, batchOptions);
-        batch.operations.push(...followUp.operations);
-        batch.exceptions.push(...followUp.exceptions);
-      }
+      if (replayable.length > 0 && !batch.hasException()) await this.#followUp(batch, replayable, new Set(candidates), batchOptions);
       const errors = batch.exceptions.map((operation) => operation.error).filter((error) => error !== undefined);
       const error = batch.hasException() ? new BatchError(batch, errors) : undefined;
       host.ended(batch, error);
