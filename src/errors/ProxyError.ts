@@ -16,6 +16,7 @@ export type ProxyErrorKind =
 /** Field name to messages, as a server's validation answer gives them. */
 export type FieldErrors = Record<string, string[]>;
 
+/** What a ProxyError is made with: each detail becomes the error's property of the same name (documented there). */
 export interface ProxyErrorDetails {
   status?: number;
   statusText?: string;

@@ -22,10 +22,15 @@ export interface ModelClass<T extends Model<object> = Model> {
   new (data?: Record<string, unknown>): T;
   /** The declared proxy (a proxy or a config), if any. */
   readonly proxy: Proxy | ProxyTypeConfig | undefined;
+  /** The name in messages and client ids: `entityName`, else the proxy url's last segment (see Model.getEntityName). */
   getEntityName(): string;
+  /** The field that holds the id (default `'id'`). */
   idProperty: string;
+  /** The field a create sends the client id in, if any (default none). */
   clientIdProperty: string | undefined;
+  /** The model's proxy, made from its config once (a TypeError when it has none). */
   getProxy(): Proxy;
+  /** The declared fields, resolved. */
   getFields(): readonly FieldInfo[];
 }
 

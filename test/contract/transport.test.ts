@@ -16,7 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Model, ProxyError, RestProxy, Store, type RestProxyConfig } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { recordingFetch, type Answer, type RecordedCall, type RecordingFetch, type Responder } from '../helpers/recordingFetch.js';
-import { bodyObject, summary } from '../helpers/deferred.js';
+import { bodyObject, summary, within } from '../helpers/deferred.js';
 import { proxyErrorOf, rawPathOf } from '../helpers/proxyTestKit.js';
 
 interface UserData {
@@ -29,19 +29,6 @@ interface UserData {
 const USER_FIELDS = [{ name: 'id', type: 'int' }, 'name', { name: 'email', type: 'string' }, { name: 'age', type: 'int' }];
 const BASE = 'http://api.test/users';
 const ED: UserData = { id: 1, name: 'Ed', email: 'ed@example.com', age: 30 };
-
-/** Resolve as `promise` does, or fail once `ms` have passed: every wait of these tests is bounded. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The ProxyError `promise` rejects with, waited for at most 2 s. */
 function refusal(promise: Promise<unknown>): Promise<ProxyError> {

@@ -16,7 +16,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Model, ProxyError, RestProxy, Store } from '../../src/index.js';
 import { recordingFetch, type Answer, type RecordedCall, type RecordingFetch, type Responder } from '../helpers/recordingFetch.js';
-import { bodyObject, deferred, pathOf, summary, type Deferred } from '../helpers/deferred.js';
+import { bodyObject, deferred, pathOf, summary, within, type Deferred } from '../helpers/deferred.js';
 import { idsInBody, proxyErrorOf } from '../helpers/proxyTestKit.js';
 
 interface UserData {
@@ -37,19 +37,6 @@ const ROWS: readonly UserData[] = [
 ];
 
 const rows = (): UserData[] => ROWS.map((row) => ({ ...row }));
-
-/** Resolve as `promise` does, or fail once `ms` have passed: every wait of these tests is bounded. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** How a promise settled, without throwing; a failure as one line ("ProxyError server: ..."). */
 async function outcomeOf(promise: Promise<unknown>): Promise<{ ok: true } | { ok: false; error: string }> {
@@ -140,19 +127,25 @@ function putBodies(rec: RecordingFetch): Record<string, unknown>[] {
   return rec.calls.filter(isPut).map((call) => bodyObject(call));
 }
 
+/** Record 1 of a store, edited and saving, its PUT held at the server until `firstPut.release()`. */
+async function savingWithPutHeld(options: { autoSync?: boolean } = {}) {
+  const server = fakeServer();
+  const store = makeStore(server.rec, options);
+  const record = userOf(store, 1);
+  const firstPut = server.hold(isPut);
+  record.set('name', 'Anne');
+  const saving = record.save();
+  await within(firstPut.arrived, 1000, 'the first PUT');
+  return { server, store, record, firstPut, saving };
+}
+
 // ---- 1 -----------------------------------------------------------------------------------------
 
 describe('1. A sync skips records whose own save is in flight', () => {
   it('(a) store.sync() waits for the save in flight, then sends the edit made meanwhile before it resolves', async () => {
     // The user saves a record, edits another field while the PUT is on its way, and syncs:
     // when the sync resolves, the second edit has been sent and the record is clean.
-    const server = fakeServer();
-    const store = makeStore(server.rec);
-    const record = userOf(store, 1);
-    const firstPut = server.hold(isPut);
-    record.set('name', 'Anne');
-    const saving = record.save();
-    await within(firstPut.arrived, 1000, 'the first PUT');
+    const { server, store, record, firstPut, saving } = await savingWithPutHeld();
     record.set('age', 77);
     const syncing = store.sync();
     const sentWhenSynced = syncing.then(() => server.rec.calls.length);
@@ -168,13 +161,7 @@ describe('1. A sync skips records whose own save is in flight', () => {
 
   it('(b) with autoSync the edit made while the save is in flight is eventually sent', async () => {
     // With autoSync on, an edit made while the record's save is running is sent once it is done.
-    const server = fakeServer();
-    const store = makeStore(server.rec, { autoSync: true });
-    const record = userOf(store, 1);
-    const firstPut = server.hold(isPut);
-    record.set('name', 'Anne');
-    const saving = record.save();
-    await within(firstPut.arrived, 1000, 'the first PUT');
+    const { server, record, firstPut, saving } = await savingWithPutHeld({ autoSync: true });
     record.set('age', 77);
     firstPut.release();
     await within(saving, 2000, 'the save');
@@ -191,13 +178,7 @@ describe('1. A sync skips records whose own save is in flight', () => {
 
   it('(c) a record removed from the store while its save is in flight is destroyed by the next sync', async () => {
     // The user removes a record whose save is running and syncs: a DELETE goes out once the PUT is done.
-    const server = fakeServer();
-    const store = makeStore(server.rec);
-    const record = userOf(store, 1);
-    const firstPut = server.hold(isPut);
-    record.set('name', 'Anne');
-    const saving = record.save();
-    await within(firstPut.arrived, 1000, 'the PUT');
+    const { server, store, record, firstPut, saving } = await savingWithPutHeld();
     store.remove(record);
     const syncing = store.sync();
     const sentWhenSynced = syncing.then(() => server.rec.calls.length);

@@ -67,3 +67,16 @@ export function queryOf(call: RecordedCall): URLSearchParams {
 export function summary(calls: RecordedCall[]): string[] {
   return calls.map((call) => `${call.method} ${pathOf(call)}`);
 }
+
+/** Resolve as `promise` does, or fail once `ms` have passed: every wait of these tests is bounded. */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
