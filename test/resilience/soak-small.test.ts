@@ -25,8 +25,12 @@ describe('soak (small)', () => {
     // Saves racing syncs, removals during saves, loads racing syncs.
     { seed: 17, concurrency: 4, etag: false, interleave: true },
     { seed: 19, concurrency: 4, etag: true, interleave: true },
-  ])('150 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag, interleaved $interleave: the server ends equal to the user\'s intent', async ({ seed, concurrency, etag, interleave }) => {
-    const result = await runSoak(server, { count: 150, seed, rate: 0.2, concurrency, maxRounds: 15, maxMs: 10_000, etag, interleave });
+    // One request per action, replayed under its key; the user reloads, discards and rejects.
+    { seed: 23, concurrency: 1, etag: false, interleave: false, batchActions: true },
+    { seed: 29, concurrency: 1, etag: false, interleave: true, batchActions: true, discards: true },
+    { seed: 31, concurrency: 4, etag: false, interleave: true, discards: true },
+  ])('150 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag, interleaved $interleave, batched $batchActions, discards $discards: the server ends equal to the user\'s intent', async ({ seed, concurrency, etag, interleave, batchActions = false, discards = false }) => {
+    const result = await runSoak(server, { count: 150, seed, rate: 0.2, concurrency, maxRounds: 15, maxMs: 10_000, etag, interleave, batchActions, discards });
     console.log(result.summary);
     for (const history of result.histories) console.log(history);
 

@@ -7,6 +7,14 @@ import { expect } from 'vitest';
  * resolves (bounded in rounds and time). Then chaos stops and the server's state is compared
  * with what the user did: no edit lost, no record created twice, no removed record back.
  *
+ * With `batchActions` the proxy sends one request per action (the test server replays the first
+ * answer to a repeated Idempotency-Key and refuses a key reused with another body). With
+ * `discards` the user also changes their mind: `record.reload()` while syncs run (edits kept),
+ * `store.load({ discardChanges: true })` racing a sync (only what was pending at the call is
+ * dropped), and `store.rejectChanges()` between syncs (a new record whose create may have been
+ * applied is destroyed once confirmed). A record whose edits were discarded must end the same in
+ * the store and on the server: in both with the same values, or in neither.
+ *
  * Used by test/soak/soak.test.ts (full size) and test/resilience/soak-small.test.ts.
  */
 import { BatchError, Model, RestProxy, Store, type ProxyErrorKind } from '../../src/index.js';
@@ -46,6 +54,10 @@ export interface SoakOptions {
    * store load races the sync (its answer may predate the writes the sync completes). Default false.
    */
   interleave?: boolean;
+  /** One request per action type (`batchActions` on the proxy). Default false. */
+  batchActions?: boolean;
+  /** The user also reloads records, discards with a load racing a sync, and rejects changes. Default false. */
+  discards?: boolean;
 }
 
 interface ItemData {
@@ -69,6 +81,11 @@ interface Intent {
   editedWhileNew: boolean;
   /** The record was still new when the user removed it. */
   removedWhileNew: boolean;
+  /**
+   * The user discarded the record's pending change (rejectChanges, a discarding load) and has not
+   * touched it since: what it holds is the last value the server confirmed, whichever that was.
+   */
+  discarded: boolean;
 }
 
 export interface SoakResult {
@@ -99,7 +116,7 @@ export interface SoakResult {
 const TYPES: FaultType[] = ['reset-before', 'reset-after', 'status', 'stall', 'truncate', 'duplicate'];
 
 function describeIntent(intent: Intent): string {
-  const flags = [intent.editedWhileNew ? 'edited while new' : '', intent.removedWhileNew ? 'removed while new' : ''].filter(Boolean).join(', ');
+  const flags = [intent.editedWhileNew ? 'edited while new' : '', intent.removedWhileNew ? 'removed while new' : '', intent.discarded ? 'discarded' : ''].filter(Boolean).join(', ');
   return `${intent.uid}${flags ? ` (${flags})` : ''}`;
 }
 
@@ -110,6 +127,7 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     url: `${server.url}/items`,
     idempotencyKey: true,
     etag: options.etag ?? false,
+    batchActions: options.batchActions ?? false,
     retry: { limit: 3, delay: 5, backoffLimit: 50 },
     timeout: options.timeout ?? 300,
   });
@@ -142,7 +160,7 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
   };
 
   const data = Array.from({ length: options.count }, (_, i) => ({ uid: `s${options.seed}-${i}`, name: `item ${i}`, rev: 0 }));
-  for (const item of data) intents.set(item.uid, { ...item, removed: false, editedWhileNew: false, removedWhileNew: false });
+  for (const item of data) intents.set(item.uid, { ...item, removed: false, editedWhileNew: false, removedWhileNew: false, discarded: false });
   for (const record of store.add(data)) recordOf.set(record.get('uid'), record);
 
   server.chaos({
@@ -192,6 +210,7 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
       const roll = random();
       if (roll < removeShare) {
         intent.removed = true;
+        intent.discarded = false;
         intent.removedWhileNew ||= record.phantom;
         note(record, 'removed');
         // Removed while its own save runs.
@@ -204,6 +223,7 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
         intent.rev += 1;
         intent.name = `${intent.name.split(' #')[0] ?? intent.name} #${intent.rev}`;
         intent.editedWhileNew ||= record.phantom;
+        intent.discarded = false;
         record.set({ name: intent.name, rev: intent.rev });
         note(record, `edited to rev ${intent.rev}`);
         // Saved on its own while the store syncs.
@@ -216,6 +236,50 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     store.remove(removing);
   };
 
+  /** Every record with a change pending now: new, edited or removed. */
+  const pendingNow = (): Item[] => [...store.getNewRecords(), ...store.getUpdatedRecords(), ...store.getRemovedRecords()];
+
+  /** With discards: the user gives up what is pending (between syncs, nothing in flight). */
+  const rejectAll = (): void => {
+    for (const record of store.getNewRecords()) {
+      // A new record leaves the store (destroyed once confirmed if its create may have been applied).
+      const intent = intents.get(record.get('uid'));
+      if (intent) {
+        intent.removed = true;
+        intent.discarded = false;
+      }
+      note(record, 'rejected while new');
+    }
+    for (const record of [...store.getUpdatedRecords(), ...store.getRemovedRecords()]) {
+      const intent = intents.get(record.get('uid'));
+      if (intent) {
+        intent.discarded = true;
+        intent.removed = false;
+      }
+      note(record, 'rejected');
+    }
+    store.rejectChanges();
+  };
+
+  /** With discards: a load that drops what is pending at its call, racing the sync in flight. */
+  const discardingLoad = (): Promise<unknown> => {
+    for (const record of pendingNow()) {
+      const intent = intents.get(record.get('uid'));
+      if (intent) intent.discarded = true;
+      note(record, 'pending when a discarding load was called');
+    }
+    return store.load({ discardChanges: true });
+  };
+
+  /** With discards: a few saved records re-read while the sync runs (their edits are kept). */
+  const reloadSome = (): void => {
+    for (const record of store.getRange()) {
+      if (record.phantom || random() >= 0.05) continue;
+      note(record, 'reloaded');
+      racing.push(record.reload().catch(() => undefined));
+    }
+  };
+
   /** With interleave: a wave made while a sync's requests are in flight, and a load racing it. */
   const waveDuringSync = async (editShare: number, removeShare: number): Promise<boolean> => {
     if (!options.interleave) {
@@ -225,7 +289,8 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     const syncing = syncOnce();
     // Let the sync claim its records and send its first requests.
     await new Promise((resolve) => setTimeout(resolve, 1));
-    racing.push(store.load().catch(() => undefined));
+    racing.push((options.discards && random() < 0.5 ? discardingLoad() : store.load()).catch(() => undefined));
+    if (options.discards) reloadSome();
     wave(editShare, removeShare);
     const synced = await syncing;
     await Promise.allSettled(racing.splice(0));
@@ -241,6 +306,11 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     wave(0.25, 0.1);
     done = await syncOnce();
     wave(0.15, 0.05);
+  }
+  if (options.discards) {
+    // Nothing in flight now: give up what the failed rounds left, then make new changes.
+    rejectAll();
+    wave(0.1, 0.05);
   }
   done = false;
   while (!done && rounds < options.maxRounds + 1 && performance.now() - started < options.maxMs) {
@@ -268,8 +338,23 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     if (!intents.has(uid)) strangers.push(uid);
     if (list.length > 1) duplicates.push(`${uid} x${list.length}`);
   }
+  const listedByUid = new Map<string, Item>();
+  for (const record of store.getRange()) listedByUid.set(record.get('uid'), record);
   for (const intent of intents.values()) {
     const list = rowsByUid.get(intent.uid) ?? [];
+    if (intent.discarded) {
+      // The last confirmed value, whichever it was: the store and the server must agree on it.
+      const row = list[0];
+      const listed = listedByUid.get(intent.uid);
+      if (row !== undefined && listed === undefined) clientMismatches.push(`${describeIntent(intent)}: on the server, gone from the store`);
+      if (row === undefined && listed !== undefined) clientMismatches.push(`${describeIntent(intent)}: in the store, not on the server`);
+      if (row !== undefined && listed !== undefined) {
+        if (listed.dirty || listed.phantom || listed.getId() !== row['id'] || listed.get('name') !== row['name'] || listed.get('rev') !== row['rev']) {
+          clientMismatches.push(`${describeIntent(intent)}: client ${JSON.stringify({ id: listed.getId(), name: listed.get('name'), rev: listed.get('rev'), dirty: listed.dirty })} vs row ${JSON.stringify({ id: row['id'], name: row['name'], rev: row['rev'] })}`);
+        }
+      }
+      continue;
+    }
     if (intent.removed) {
       if (list.length > 0) resurrected.push(describeIntent(intent));
       continue;
@@ -282,7 +367,8 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     if (row['name'] !== intent.name || row['rev'] !== intent.rev) {
       lostEdits.push(`${describeIntent(intent)}: server ${JSON.stringify({ name: row['name'], rev: row['rev'] })}, wanted ${JSON.stringify({ name: intent.name, rev: intent.rev })}`);
     }
-    const record = recordOf.get(intent.uid);
+    // The record the store lists (a discarding load may have replaced the user's first object).
+    const record = listedByUid.get(intent.uid) ?? recordOf.get(intent.uid);
     if (record === undefined) continue;
     const problems: string[] = [];
     if (record.phantom) problems.push('still new');
@@ -307,7 +393,7 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
   const faults = TYPES.map((type) => `${type} ${stats.faults[type]}`).join(', ');
   const kinds = [...errorKinds.entries()].map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
   const summary =
-    `soak seed=${options.seed} rate=${options.rate} records=${options.count} concurrency=${options.concurrency}${options.etag ? ' etag' : ''}: ` +
+    `soak seed=${options.seed} rate=${options.rate} records=${options.count} concurrency=${options.concurrency}${options.etag ? ' etag' : ''}${options.batchActions ? ' batched' : ''}${options.discards ? ' discards' : ''}: ` +
     `${done ? 'converged' : 'DID NOT CONVERGE'} after ${rounds} rounds in ${syncMs} ms; ` +
     `requests ${stats.requests}, faults ${stats.faulted} (${faults}); retries ${retries}; conflicts ${conflicts}; ` +
     `failed operations by kind: ${kinds}; ` +

@@ -33,8 +33,13 @@ describe('soak', () => {
     // Saves racing syncs, removals during saves, loads racing syncs.
     { seed: SEED + 3, concurrency: 8, etag: false, interleave: true },
     { seed: SEED + 4, concurrency: 8, etag: true, interleave: true },
-  ])('1,000 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag, interleaved $interleave', async ({ seed, concurrency, etag, interleave = false }) => {
-    const result = await runSoak(server, { count: 1_000, seed, rate: 0.2, concurrency, maxRounds: 30, maxMs: 60_000, etag, interleave });
+    // One request per action, replayed under its key; the user reloads, discards and rejects.
+    { seed: SEED + 5, concurrency: 1, etag: false, batchActions: true },
+    { seed: SEED + 6, concurrency: 1, etag: false, batchActions: true, interleave: true, discards: true },
+    { seed: SEED + 7, concurrency: 8, etag: false, interleave: true, discards: true },
+    { seed: SEED + 8, concurrency: 8, etag: true, discards: true },
+  ])('1,000 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag, interleaved $interleave, batched $batchActions, discards $discards', async ({ seed, concurrency, etag, interleave = false, batchActions = false, discards = false }) => {
+    const result = await runSoak(server, { count: 1_000, seed, rate: 0.2, concurrency, maxRounds: 30, maxMs: 60_000, etag, interleave, batchActions, discards });
     console.log(result.summary);
     for (const history of result.histories) console.log(history);
 
