@@ -271,7 +271,9 @@ if (!existsSync(CHROMIUM)) {
       await page.keyboard.press('Tab');
 
       await save();
-      await waitForText('#error', /Not saved:.*POST \/api\/users failed: 503 Service Unavailable/);
+      // A sentence for the user, then (folded) the library's messages for developers.
+      await waitForText('#error', /^Not saved: The server is unavailable\. Try again later\.Details for developers/);
+      await waitForText('#error', /POST \/api\/users failed: 503 Service Unavailable/);
       await waitForText('#error', /PUT \/api\/users\/5 failed: 503 Service Unavailable: the demo server is simulating a failure/);
       // PUT is retried twice (the proxy's default retry policy), POST is not.
       const failed = (await log()).filter((entry) => entry.status === '503');
@@ -338,7 +340,7 @@ if (!existsSync(CHROMIUM)) {
       await demo.close();
       await editCell(row(11), 'name', 'Offline Edit');
       await save();
-      await waitForText('#error', /PUT \/api\/users\/11\.json failed: network error.*the server is down or unreachable/);
+      await waitForText('#error', /Could not reach the server\..*PUT \/api\/users\/11\.json failed: network error.*the server is down or unreachable/);
       expect(await classesOf(row(11).locator('td.cell-name'))).toContain('is-dirty');
       await waitForText('#pending', /Unsaved: 1 edited/);
       expect(pageErrors).toEqual([]);
