@@ -12,7 +12,11 @@ type UserData = { id: number; name: string; email: string };
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ resources: { users: [] }, required: { users: ['name'] } });
+  const users = [
+    { id: 1, name: 'Ed', email: 'ed@example.com' },
+    { id: 2, name: 'Tommy', email: 'tommy@example.com' },
+  ];
+  server = await startTestServer({ resources: { users }, required: { users: ['name'] } });
 });
 
 afterAll(async () => {
@@ -21,10 +25,6 @@ afterAll(async () => {
 
 beforeEach(() => {
   server.reset();
-  server.db.users = [
-    { id: 1, name: 'Ed', email: 'ed@example.com' },
-    { id: 2, name: 'Tommy', email: 'tommy@example.com' },
-  ];
 });
 
 function userClass(config: Record<string, unknown> = {}) {
