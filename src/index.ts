@@ -48,3 +48,5 @@ export type { DateFormat, JsonWriterConfig } from './writer/JsonWriter.js';
 export { ProxyError } from './errors/ProxyError.js';
 export type { FieldErrors, ProxyErrorDetails, ProxyErrorKind } from './errors/ProxyError.js';
 export { BatchError } from './errors/BatchError.js';
+export { userMessage } from './errors/userMessage.js';
+export type { UserMessages } from './errors/userMessage.js';

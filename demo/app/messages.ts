@@ -1,4 +1,4 @@
-import { BatchError, ProxyError } from '../../src/index.js';
+import { BatchError, ProxyError, userMessage } from '../../src/index.js';
 
 /** The error (role="alert") and status (role="status") live regions of the page. */
 export class Messages {
@@ -11,25 +11,24 @@ export class Messages {
     this.clearError();
   }
 
-  /** Say what went wrong, in the library's words. */
+  /**
+   * Say what went wrong: a sentence for the user (userMessage), then, folded, the library's
+   * messages for developers (the verb, the url, the status), one per failed request.
+   */
   error(lead: string, error: unknown): void {
-    this.errorRegion.replaceChildren();
     const title = document.createElement('strong');
     title.textContent = lead;
-    if (error instanceof BatchError && error.errors.length > 1) {
-      // "2 of 3 operations failed: A; B": the summary, then each operation's message on its own line.
-      const summary = error.message.split(': ')[0] ?? error.message;
-      this.errorRegion.append(title, ' ', `${summary}:`);
-      const list = document.createElement('ul');
-      for (const each of error.errors) {
-        const item = document.createElement('li');
-        item.textContent = each.message;
-        list.append(item);
-      }
-      this.errorRegion.append(list);
-    } else {
-      this.errorRegion.append(title, ' ', describe(error));
+    const details = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = 'Details for developers';
+    const list = document.createElement('ul');
+    for (const each of error instanceof BatchError ? error.errors : [error]) {
+      const item = document.createElement('li');
+      item.textContent = each instanceof Error ? each.message : String(each);
+      list.append(item);
     }
+    details.append(summary, list);
+    this.errorRegion.replaceChildren(title, ' ', userMessage(error), details);
     this.errorRegion.classList.add('has-error');
     this.dismissButton.hidden = false;
   }
@@ -43,12 +42,6 @@ export class Messages {
   status(text: string): void {
     this.statusRegion.textContent = text;
   }
-}
-
-/** The message of a ProxyError, a BatchError or any other error. */
-export function describe(error: unknown): string {
-  if (error instanceof BatchError || error instanceof ProxyError || error instanceof Error) return error.message;
-  return String(error);
 }
 
 /** True for a load that a newer one replaced: not a failure to show. */

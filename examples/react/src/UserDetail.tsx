@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ProxyError } from 'rest-proxy';
+import { userMessage } from 'rest-proxy';
 import { useRecord } from 'rest-proxy/react';
 import { LABELS, setText, User, type TextField } from '../../shared/users.js';
 import { TextInput } from './TextInput.js';
@@ -18,7 +18,8 @@ export function UserDetail({ record }: { record: User }) {
       await record.save();
       setStatus('Saved.');
     } catch (error) {
-      setStatus(error instanceof ProxyError && error.kind === 'validation' ? 'Not saved: see the fields.' : `Not saved: ${String(error)}`);
+      // 'Some fields need attention.' for a 422: the fields show the server's messages.
+      setStatus(`Not saved: ${userMessage(error)}`);
     }
   }
 

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type Dispatch, type SetStateAction } from 'react';
+import { userMessage } from 'rest-proxy';
 import { useStore } from 'rest-proxy/react';
 import { addUser, LABELS, loadFailed, users, type User, type UserData } from '../../shared/users.js';
 import { UserRow } from './UserRow.js';
@@ -73,8 +74,9 @@ export function UsersGrid({ selected, setSelected }: UsersGridProps) {
         </div>
       </div>
       <div className="messages">
+        {/* A sentence for the user: the error's message, with urls and statuses, is for developers. */}
         <div className={error ? 'alert has-error' : 'alert'} role="alert">
-          {error?.message}
+          {userMessage(error)}
         </div>
         <p className="status" role="status">
           {status}
