@@ -54,8 +54,8 @@ export const CANNOT_SEND = {
   url: (url: string) => `${JSON.stringify(url)} is not a valid url`,
   verb: (method: string) => `fetch refuses the verb ${method}`,
   body: (method: string, action: string) => `a ${method} request cannot carry a body; set actionMethods.${action} to POST, PUT or PATCH`,
-  weakEtag: (etag: string) =>
-    `the record's ETag ${etag} is weak, and If-Match compares strong ETags only (RFC 9110), so the server would refuse every write as a conflict; make the server send strong ETags for this resource, or set etag: false`,
+  etag: (etag: string) =>
+    `the record's ETag ${etag} is ${etag.startsWith('W/') ? 'weak, and If-Match compares strong ETags only (RFC 9110), so the server would refuse every write as a conflict' : 'not one entity-tag (RFC 9110: one quoted value, such as "v1"), so it cannot be sent as If-Match'}; make the server send strong ETags for this resource, or set etag: false`,
 };
 
 /**
