@@ -14,7 +14,10 @@ export interface RequestHookContext {
   request: Request;
   /** The final url (params included). */
   url: string;
-  /** The fetch init; change `init.headers` (a Headers object) to add a token or a trace id. */
+  /**
+   * The fetch init; change `init.headers` (a Headers object) to add a token or a trace id. Only
+   * the headers may change: a changed body, verb or other option fails with kind `'config'`.
+   */
   init: RequestInit & { headers: Headers };
   /** The try about to be made (1 for the first). */
   attempt: number;
@@ -23,6 +26,7 @@ export interface RequestHookContext {
 /** What the `onResponse` hook gets, after every answer. */
 export interface ResponseHookContext {
   request: Request;
+  /** The answer, its body readable (`await response.json()`): the proxy has read its own copy. */
   response: Response;
   attempt: number;
 }
