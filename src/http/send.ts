@@ -108,7 +108,7 @@ export function fetching(fetchOf: () => FetchFunction | undefined, maxBytes: num
  */
 export function trying(send: Send, timeout: number, before: BeforeHook | undefined, after: AfterHook | undefined): Send {
   const retried = new WeakSet<HttpRequest>();
-  const once = (request: HttpRequest, attempt: number): Promise<[Exchange, unknown]> =>
+  const oneTry = (request: HttpRequest, attempt: number): Promise<[Exchange, unknown]> =>
     new Promise((resolve, reject) => {
       const controller = new AbortController();
       const signal = request.signal;
@@ -150,14 +150,14 @@ export function trying(send: Send, timeout: number, before: BeforeHook | undefin
         if (settle()) resolve([exchange, verdict]);
       })().catch(fail);
     });
-  const send1 = async (request: HttpRequest, attempt: number): Promise<Exchange> => {
-    const [exchange, verdict] = await once(request, attempt);
+  const tries = async (request: HttpRequest, attempt: number): Promise<Exchange> => {
+    const [exchange, verdict] = await oneTry(request, attempt);
     const response = exchange.response;
     if (verdict !== 'retry' || retried.has(request) || !resendable(request, response)) return exchange;
     retried.add(request);
     // A try of its own: `before` runs again (with the token the hook just refreshed).
-    const next = await send1(request, attempt + 1);
+    const next = await tries(request, attempt + 1);
     return request.write && mayHaveApplied(response) ? { ...next, ambiguous: true } : next;
   };
-  return send1;
+  return tries;
 }
