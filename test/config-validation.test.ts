@@ -216,6 +216,38 @@ describe('config validation: ill-typed options', () => {
   });
 });
 
+describe('config validation: values of the right type that can never work', () => {
+  const cases: Case[] = [
+    ['retry', () => new RestProxy({ retry: { limit: 1.5 } })],
+    ['retry', () => new RestProxy({ retry: 1.5 })],
+    ['retry', () => new RestProxy({ retry: { statusCodes: [503, 600] } })],
+    ['retry', () => new RestProxy({ retry: { statusCodes: [99] } })],
+    ['password', () => new RestProxy({ password: 'secret' })],
+    ['totalHeader', () => new JsonReader({ totalHeader: '' })],
+    ['totalHeader', () => new JsonReader({ totalHeader: 'total count' })],
+    ['totalHeader', () => new RestProxy({ reader: { totalHeader: 'X-Total:' } })],
+    ['contentType', () => new JsonWriter({ contentType: 'application/json\r\nX-Injected: 1' })],
+    ['contentType', () => new RestProxy({ writer: { contentType: 'application/json\n' } })],
+  ];
+  it.each(cases)('%s: a TypeError naming it, at construction', (option, make) => {
+    expectTypeErrorNaming(make, option);
+  });
+
+  it('and when set afterwards', () => {
+    expectTypeErrorNaming(() => {
+      new JsonWriter().contentType = 'text/plain\r\n';
+    }, 'contentType');
+    expectTypeErrorNaming(() => {
+      new JsonReader().totalHeader = 'a b';
+    }, 'totalHeader');
+  });
+
+  it('a username alone, or with a password, is fine', () => {
+    expect(new RestProxy({ username: 'ed' }).username).toBe('ed');
+    expect(new RestProxy({ username: 'ed', password: 'pw' }).password).toBe('pw');
+  });
+});
+
 describe('config validation: unknown options', () => {
   it.each(unknownOptions)('%s: an unknown option is a TypeError naming it', (option, make) => {
     expectTypeErrorNaming(make, option);

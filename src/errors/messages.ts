@@ -13,18 +13,26 @@ export function noFetch(label: string): string {
   return `${label} failed: there is no fetch here; pass one as the proxy's fetch option`;
 }
 
-export function timedOut(label: string, timeout: number, write: boolean): string {
-  return `${label} failed: no answer within ${timeout} ms (timeout)${write ? `; the server may still have applied it, but ${KEPT}` : ''}`;
+/** No answer in time; or a hook that did not settle (nothing was sent while onRequest ran). */
+export function timedOut(label: string, timeout: number, applied: boolean, hook?: 'onRequest' | 'onResponse'): string {
+  const what = hook === undefined ? 'no answer' : `the ${hook} hook did not settle`;
+  return `${label} failed: ${what} within ${timeout} ms (timeout)${applied ? `; the server may still have applied it, but ${KEPT}` : hook === 'onRequest' ? '; nothing was sent' : ''}`;
 }
 
 export function networkFailed(label: string, reason: string, write: boolean): string {
   return `${label} failed: network error (${reason}); the server is down or unreachable${write ? `. ${KEPT[0]?.toUpperCase()}${KEPT.slice(1)}` : ''}`;
 }
 
-export function aborted(label: string, when: 'in flight' | 'waiting' | 'before'): string {
+/** A caller's abort: before the request was sent, waiting to retry, or in flight (when a write may have been applied). */
+export function aborted(label: string, when: 'in flight' | 'waiting' | 'before', applied = false): string {
   if (when === 'waiting') return `${label} was aborted while waiting to retry`;
   if (when === 'before') return `${label} was aborted before it was sent`;
-  return `${label} was aborted; nothing was changed`;
+  return `${label} was aborted; ${applied ? `the server may still have applied it, but ${KEPT}` : 'nothing was changed'}`;
+}
+
+/** An answer beyond `maxResponseBytes`: its body is let go, and the request is not retried. */
+export function tooLarge(label: string, status: number, max: number, how: string): string {
+  return `${label} answered ${status} with more than maxResponseBytes (${max} bytes): ${how}; raise maxResponseBytes if such answers are expected`;
 }
 
 export function afterTries(message: string, tries: number): string {
@@ -46,8 +54,8 @@ export const CANNOT_SEND = {
   url: (url: string) => `${JSON.stringify(url)} is not a valid url`,
   verb: (method: string) => `fetch refuses the verb ${method}`,
   body: (method: string, action: string) => `a ${method} request cannot carry a body; set actionMethods.${action} to POST, PUT or PATCH`,
-  weakEtag: (etag: string) =>
-    `the record's ETag ${etag} is weak, and If-Match compares strong ETags only (RFC 9110), so the server would refuse every write as a conflict; make the server send strong ETags for this resource, or set etag: false`,
+  etag: (etag: string) =>
+    `the record's ETag ${etag} is ${etag.startsWith('W/') ? 'weak, and If-Match compares strong ETags only (RFC 9110), so the server would refuse every write as a conflict' : 'not one entity-tag (RFC 9110: one quoted value, such as "v1"), so it cannot be sent as If-Match'}; make the server send strong ETags for this resource, or set etag: false`,
 };
 
 /**

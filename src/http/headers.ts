@@ -2,14 +2,13 @@
  * Request headers as a plain object by lower-case name (as fetch sends them), checked as a
  * Headers object would check them, with messages that name the header.
  */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const BAD_HEADER_VALUE = /[\0\r\n]|[^\0-\xff]/;
+import { is } from '../util/options.js';
 
 /** Why fetch would refuse this header, or undefined when it is fine. */
 export function headerProblem(name: string, value: unknown): string | undefined {
-  if (!HEADER_NAME.test(name)) return `the header name ${JSON.stringify(name)} is not valid (letters, digits and !#$%&'*+-.^_\`|~ only)`;
+  if (!is.headerName.test(name)) return `the header name ${JSON.stringify(name)} is not valid (letters, digits and !#$%&'*+-.^_\`|~ only)`;
   if (typeof value !== 'string') return `the value of the header "${name}" must be a string`;
-  if (BAD_HEADER_VALUE.test(value)) return `the value of the header "${name}" is not valid (no line breaks, NUL or characters beyond \\xFF): ${JSON.stringify(value)}`;
+  if (!is.headerValue.test(value)) return `the value of the header "${name}" is not valid (no line breaks, NUL or characters beyond \\xFF): ${JSON.stringify(value)}`;
   return undefined;
 }
 

@@ -33,7 +33,7 @@ export const DEFAULT_RETRY: NormalizedRetry = {
 const KEYS = Object.keys(DEFAULT_RETRY);
 
 export const isRetry = {
-  expect: 'a number of retries or { limit, methods, statusCodes, backoffLimit, delay }',
+  expect: 'an integer or { limit: integer, methods, statusCodes: 100-599, backoffLimit, delay }',
   test: (v: unknown): boolean => {
     if (typeof v === 'number') return Number.isInteger(v) && v >= 0;
     if (!isPlainObject(v)) return false;
@@ -41,8 +41,8 @@ export const isRetry = {
       if (!KEYS.includes(key)) return false;
       if (value === undefined) return true;
       if (key === 'methods') return Array.isArray(value) && value.every((m) => typeof m === 'string');
-      if (key === 'statusCodes') return Array.isArray(value) && value.every((s) => Number.isInteger(s));
-      return typeof value === 'number' && value >= 0 && Number.isFinite(value);
+      if (key === 'statusCodes') return Array.isArray(value) && value.every((s) => Number.isInteger(s) && s >= 100 && s <= 599);
+      return typeof value === 'number' && value >= 0 && Number.isFinite(value) && (key !== 'limit' || Number.isInteger(value));
     });
   },
 };
@@ -64,7 +64,7 @@ export function normalizeRetry(value: unknown): NormalizedRetry {
  * header (seconds, or an HTTP date) wins when it is sane; anything absurd (negative, not a
  * number, years away) is clamped to `[0, backoffLimit]`.
  */
-export function retryDelay(retry: NormalizedRetry, attempt: number, retryAfter: string | null, now = Date.now()): number {
+export function retryDelay(retry: NormalizedRetry, attempt: number, retryAfter: string | null, now = Date.now(), random = Math.random()): number {
   if (retryAfter !== null && retryAfter.trim() !== '') {
     const text = retryAfter.trim();
     let ms = NaN;
@@ -76,8 +76,19 @@ export function retryDelay(retry: NormalizedRetry, attempt: number, retryAfter: 
     if (Number.isFinite(ms)) return Math.min(Math.max(ms, 0), retry.backoffLimit);
   }
   const exponential = retry.delay * 2 ** (attempt - 1);
-  const jittered = exponential * (0.5 + Math.random() * 0.5);
+  const jittered = exponential * (0.5 + random * 0.5);
   return Math.min(jittered, retry.backoffLimit);
+}
+
+/**
+ * The jitter of one outcome: callers that shared a try (the same answer, the same error) wait
+ * alike, so that their next tries are shared too.
+ */
+const jitters = new WeakMap<object, number>();
+function jitterOf(outcome: object): number {
+  let jitter = jitters.get(outcome);
+  if (jitter === undefined) jitters.set(outcome, (jitter = Math.random()));
+  return jitter;
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -120,12 +131,13 @@ export function retrying(policy: NormalizedRetry): Layer {
         const status = exchange?.response.status;
         if (attempt > policy.limit || (status !== undefined && !policy.statusCodes.includes(status))) {
           if (exchange !== undefined) return ambiguous ? { ...exchange, ambiguous } : exchange;
-          if (failure !== undefined && attempt > 1) throw new ProxyError(failure.kind, afterTries(failure.message, attempt), { cause: failure.cause });
+          if (failure !== undefined && attempt > 1) throw new ProxyError(failure.kind, afterTries(failure.message, attempt), { cause: failure.cause, mayHaveBeenApplied: ambiguous || failure.mayHaveBeenApplied });
           if (failure !== undefined) throw failure;
         }
         // A try that got no answer, or a server error, may still have been applied.
-        ambiguous ||= failure !== undefined || (status !== undefined && status >= 500);
-        const delay = retryDelay(policy, attempt, exchange?.response.headers.get('retry-after') ?? null);
+        ambiguous ||= failure?.mayHaveBeenApplied ?? (status !== undefined && status >= 500);
+        const outcome: object = exchange ?? failure ?? {};
+        const delay = retryDelay(policy, attempt, exchange?.response.headers.get('retry-after') ?? null, Date.now(), jitterOf(outcome));
         request.onRetry?.(attempt, delay, failure?.kind === 'timeout' ? 'timeout' : failure ? 'network' : (status ?? 0));
         try {
           await sleep(delay, request.signal);

@@ -1,32 +1,67 @@
 /**
- * One try: fetch with a timeout, and the body read as text in the charset its Content-Type
- * declares. The timeout does not rely on fetch honouring the signal: the try fails when the time
- * is up, whatever the fetch does.
+ * One try: the onRequest hook, fetch, the body read as text in the charset its Content-Type
+ * declares (at most `maxBytes` of it), and the onResponse hook, all bounded by `timeout` and the
+ * caller's signal. The timeout does not rely on fetch (nor a hook) honouring the signal: the try
+ * fails when the time is up, whatever they do.
  */
 import { ProxyError } from '../errors/ProxyError.js';
-import { aborted, networkFailed, noFetch, timedOut } from '../errors/messages.js';
+import { aborted, networkFailed, noFetch, timedOut, tooLarge } from '../errors/messages.js';
 import { isPlainObject } from '../util/options.js';
-import type { FetchFunction, HttpRequest, Send } from './types.js';
+import { mayHaveApplied, readable, resendable, runBefore, type AfterHook, type BeforeHook } from './hooks.js';
+import type { Exchange, FetchFunction, HttpRequest, Send } from './types.js';
 
-/** The charset a Content-Type declares, when it is not UTF-8 (which `text()` reads). */
-function declaredCharset(contentType: string | null): string | undefined {
-  if (contentType === null) return undefined;
-  const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
-  const charset = match?.[1];
-  return charset === undefined || /^utf-?8$/i.test(charset) ? undefined : charset;
+/** A decoder for the charset a Content-Type declares (an unknown one reads as UTF-8, as a browser would). */
+function decoderFor(contentType: string | null): TextDecoder {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  try {
+    return new TextDecoder(charset);
+  } catch {
+    return new TextDecoder();
+  }
 }
 
-/** The body as text, decoded as the response says it is encoded (an unknown charset reads as UTF-8, as a browser would). */
-export async function readText(response: Response): Promise<string> {
-  const charset = declaredCharset(response.headers.get('content-type'));
-  if (charset === undefined) return response.text();
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(charset);
-  } catch {
-    return response.text();
+/**
+ * The body as text, decoded as the response says it is encoded, counted as it is read: past
+ * `maxBytes` (or a Content-Length above it) the body is cancelled and the try fails at once.
+ */
+export async function readText(response: Response, maxBytes: number, request: HttpRequest): Promise<string> {
+  const tooBig = (how: string): ProxyError =>
+    new ProxyError('parse', tooLarge(request.label, response.status, maxBytes, how), {
+      response, status: response.status, statusText: response.statusText, mayHaveBeenApplied: request.write && mayHaveApplied(response),
+    });
+  const body = response.body;
+  const length = Number(response.headers.get('content-length') ?? 0);
+  if (length > maxBytes) {
+    void body?.cancel().catch(() => undefined);
+    throw tooBig(`its Content-Length is ${length}`);
   }
-  return decoder.decode(await response.arrayBuffer());
+  if (body === null) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    // Past the limit, or the try is over (a fetch that ignores the signal): let the body go.
+    const over = size > maxBytes;
+    if (over || request.signal?.aborted) {
+      void reader.cancel().catch(() => undefined);
+      throw over ? tooBig(`${size} bytes were read`) : new ProxyError('abort', aborted(request.label, 'in flight', request.write));
+    }
+    chunks.push(value);
+  }
+  // Decoded once, at the end (decoding chunk by chunk is twice as slow).
+  let bytes = chunks[0] ?? new Uint8Array(0);
+  if (chunks.length > 1) {
+    bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+  }
+  return decoderFor(response.headers.get('content-type')).decode(bytes);
 }
 
 function networkReason(error: unknown): string {
@@ -37,65 +72,92 @@ function networkReason(error: unknown): string {
 }
 
 /** The init fetch gets: writes never follow redirects (the caller sees the 3xx, or an opaque redirect in a browser). */
-function initOf(request: HttpRequest, signal: AbortSignal): RequestInit {
-  const init: RequestInit = { method: request.method, headers: request.headers, signal };
+function initOf(request: HttpRequest): RequestInit {
+  const init: RequestInit = { method: request.method, headers: request.headers };
+  if (request.signal !== undefined) init.signal = request.signal;
   if (request.body !== undefined) init.body = request.body;
   if (request.credentials) init.credentials = 'include';
   if (request.write) init.redirect = 'manual';
   return init;
 }
 
-/** The innermost layer: one fetch, bounded by `timeout` ms (0: none). */
-export function sendOnce(fetchOf: () => FetchFunction | undefined, timeout: number): Send {
-  return (request) =>
+/** The innermost layer: fetch and read the answer (no timer: the try around it has one). */
+export function fetching(fetchOf: () => FetchFunction | undefined, maxBytes: number): Send {
+  return async (request) => {
+    const fetchImpl = fetchOf();
+    if (fetchImpl === undefined) throw new ProxyError('config', noFetch(request.label));
+    const failed = (error: unknown): ProxyError => new ProxyError('network', networkFailed(request.label, networkReason(error), request.write), { cause: error });
+    let response: Response;
+    try {
+      response = await fetchImpl(request.url, initOf(request));
+    } catch (error) {
+      throw failed(error);
+    }
+    try {
+      return { response, text: await readText(response, maxBytes, request), ambiguous: false };
+    } catch (error) {
+      throw error instanceof ProxyError ? error : failed(error);
+    }
+  };
+}
+
+/**
+ * Tries of a request, each bounded by `timeout` ms (0: none) and the caller's signal, hooks
+ * included. An `after` hook's `'retry'` sends the request once more, unless it is a POST without
+ * an idempotency key that may have been applied.
+ */
+export function trying(send: Send, timeout: number, before: BeforeHook | undefined, after: AfterHook | undefined): Send {
+  const retried = new WeakSet<HttpRequest>();
+  const oneTry = (request: HttpRequest, attempt: number): Promise<[Exchange, unknown]> =>
     new Promise((resolve, reject) => {
-      const fetchImpl = fetchOf();
-      if (fetchImpl === undefined) {
-        reject(new ProxyError('config', noFetch(request.label)));
-        return;
-      }
       const controller = new AbortController();
       const signal = request.signal;
+      /** Which hook runs (undefined: the fetch), and whether the request was sent. */
+      let hook: 'onRequest' | 'onResponse' | undefined = before && 'onRequest';
+      let sent = false;
+      let answer: Response | undefined;
       let done = false;
-      const finish = (): void => {
+      const settle = (): boolean => {
+        if (done) return false;
         done = true;
-        if (timer !== undefined) clearTimeout(timer);
+        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        return true;
       };
-      const fail = (error: ProxyError): void => {
-        if (done) return;
-        finish();
-        reject(error);
-      };
-      const onAbort = (): void => {
+      const fail = (error: unknown): void => {
+        if (settle()) reject(error);
         controller.abort(signal?.reason);
-        fail(new ProxyError('abort', aborted(request.label, 'in flight'), { cause: signal?.reason, mayHaveBeenApplied: request.write }));
       };
-      const timer =
-        timeout > 0
-          ? setTimeout(() => {
-              controller.abort();
-              fail(new ProxyError('timeout', timedOut(request.label, timeout, request.write)));
-            }, timeout)
-          : undefined;
-      if (signal !== undefined) {
-        if (signal.aborted) {
-          fail(new ProxyError('abort', aborted(request.label, 'before'), { cause: signal.reason, mayHaveBeenApplied: false }));
-          return;
+      // Nothing was sent while onRequest ran; after an answer, the answer says.
+      const applied = (): boolean => request.write && sent && (answer === undefined || mayHaveApplied(answer));
+      const onAbort = (): void =>
+        fail(new ProxyError('abort', aborted(request.label, sent ? 'in flight' : 'before', applied()), { cause: signal?.reason, mayHaveBeenApplied: applied() }));
+      const timer = timeout > 0 ? setTimeout(() => fail(new ProxyError('timeout', timedOut(request.label, timeout, applied(), hook), { mayHaveBeenApplied: applied() })), timeout) : undefined;
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      (async () => {
+        const prepared = before === undefined ? request : await runBefore(before, request, attempt);
+        if (done) return;
+        hook = undefined;
+        sent = true;
+        const exchange = await send({ ...prepared, signal: controller.signal }, attempt);
+        let verdict: unknown;
+        if (after !== undefined && !done) {
+          hook = 'onResponse';
+          answer = exchange.response;
+          verdict = await after(request, readable(answer, exchange.text), attempt);
         }
-        signal.addEventListener('abort', onAbort, { once: true });
-      }
-      fetchImpl(request.url, initOf(request, controller.signal)).then(
-        (response) =>
-          readText(response).then(
-            (text) => {
-              if (done) return;
-              finish();
-              resolve({ response, text, ambiguous: false });
-            },
-            (error: unknown) => fail(new ProxyError('network', networkFailed(request.label, networkReason(error), request.write), { cause: error })),
-          ),
-        (error: unknown) => fail(new ProxyError('network', networkFailed(request.label, networkReason(error), request.write), { cause: error })),
-      );
+        if (settle()) resolve([exchange, verdict]);
+      })().catch(fail);
     });
+  const tries = async (request: HttpRequest, attempt: number): Promise<Exchange> => {
+    const [exchange, verdict] = await oneTry(request, attempt);
+    const response = exchange.response;
+    if (verdict !== 'retry' || retried.has(request) || !resendable(request, response)) return exchange;
+    retried.add(request);
+    // A try of its own: `before` runs again (with the token the hook just refreshed).
+    const next = await tries(request, attempt + 1);
+    return request.write && mayHaveApplied(response) ? { ...next, ambiguous: true } : next;
+  };
+  return tries;
 }

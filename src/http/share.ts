@@ -1,6 +1,8 @@
 /**
- * Identical GETs in flight at the same time share one request. Each caller can still abort its
- * own wait; the request itself is cancelled when no caller waits any more.
+ * Identical GETs in flight at the same time share one fetch: the same url (`shareKey`, set only
+ * where sharing is safe) and every header, as sent (after the onRequest hook), so that nothing
+ * that can carry credentials differs. Each caller can still abort its own wait; the fetch itself
+ * is cancelled when no caller waits any more.
  */
 import { ProxyError } from '../errors/ProxyError.js';
 import { aborted } from '../errors/messages.js';
@@ -16,8 +18,8 @@ export function sharingGets(): Layer {
   return (next) => {
     const inflight = new Map<string, Shared>();
     return (request, attempt) => {
-      const key = request.shareKey;
-      if (key === undefined || request.method !== 'GET') return next(request, attempt);
+      if (request.shareKey === undefined || request.method !== 'GET') return next(request, attempt);
+      const key = `${request.shareKey}\n${JSON.stringify(Object.entries(request.headers).sort())}`;
       let entry = inflight.get(key);
       if (entry === undefined) {
         const controller = new AbortController();

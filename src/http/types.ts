@@ -26,7 +26,7 @@ export interface HttpRequest {
   readonly signal: AbortSignal | undefined;
   /** May be sent again after a failure that may have reached the server (an idempotent verb, or a keyed POST). */
   readonly retryable: boolean;
-  /** Identical GETs in flight with the same key share one request; undefined: never shared. */
+  /** Identical GETs in flight with the same key and the same headers (as sent) share one fetch; undefined: never shared. */
   readonly shareKey: string | undefined;
   /** What the request is about, for hooks (the proxy's Request); the layers never look into it. */
   readonly context?: unknown;

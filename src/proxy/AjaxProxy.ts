@@ -1,9 +1,9 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { CANNOT_SEND, cannotSend, failedWith, relativeUrl } from '../errors/messages.js';
 import { addHeaders, basicAuth } from '../http/headers.js';
-import { hooks, type AfterHook, type BeforeHook } from '../http/hooks.js';
+import type { AfterHook, BeforeHook } from '../http/hooks.js';
 import { retrying, type NormalizedRetry } from '../http/retry.js';
-import { sendOnce } from '../http/send.js';
+import { fetching, trying } from '../http/send.js';
 import { sharingGets } from '../http/share.js';
 import type { FetchFunction, HttpRequest, Send } from '../http/types.js';
 import type { Operation } from '../operation/Operation.js';
@@ -21,7 +21,7 @@ import { ServerProxy } from './ServerProxy.js';
 
 export type { AjaxProxyConfig, FetchFunction, RequestHookContext, ResponseHookContext };
 
-type AjaxDefaults = 'actionMethods' | 'headers' | 'withCredentials' | 'paramsAsJson' | 'idempotencyKey' | 'etag';
+type AjaxDefaults = 'actionMethods' | 'headers' | 'withCredentials' | 'paramsAsJson' | 'idempotencyKey' | 'etag' | 'maxResponseBytes';
 
 // The option properties come from AjaxProxyConfig (declared once there, with their documentation).
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
@@ -39,6 +39,8 @@ interface Transport {
   /** The proxy's headers by lower-case name, checked once, with the Basic credentials. */
   headers: Readonly<Record<string, string>>;
   answer: AnswerContext;
+  /** Whether identical GETs in flight may share one fetch (see shareReads). */
+  sharing: boolean;
 }
 
 /** Verbs fetch refuses outright. */
@@ -116,18 +118,22 @@ export class AjaxProxy extends ServerProxy {
     if (this.etag && headers['if-match'] !== undefined) {
       throw new TypeError(`${classNameOf(this)}: headers: If-Match ${JSON.stringify(headers['if-match'])} would replace the ETag that etag: true sends with each record; remove If-Match from headers, or set etag: false`);
     }
+    if (this.password !== undefined && this.username === undefined) throw new TypeError(`${classNameOf(this)}: password needs a username`);
     if (this.username !== undefined) headers['authorization'] = basicAuth(this.username, this.password ?? '');
-    let send = sendOnce(() => this.fetch ?? globalFetch(), this.timeout);
-    if (this.onRequest !== undefined || this.onResponse !== undefined) send = hooks(this.#beforeHook(), this.#afterHook())(send);
+    // Identical GETs in flight share one fetch (./http/share.ts), compared after onRequest ran;
+    // never through a custom fetch (it may add the caller's cookie) unless shareReads says so.
+    const sharing = this.shareReads ?? this.fetch === undefined;
+    let send = fetching(() => this.fetch ?? globalFetch(), this.maxResponseBytes);
+    if (sharing) send = sharingGets()(send);
+    send = trying(send, this.timeout, this.#beforeHook(), this.#afterHook());
     if (this.retry.limit > 0) send = retrying(this.retry)(send);
-    send = sharingGets()(send);
     const answer: AnswerContext = {
       proxy: this,
       describe: (request) => this.describe(request),
       retriedHint: (request, status) =>
         status >= 500 && this.#retryable(request.action, request.method) && this.retry.statusCodes.includes(status) ? ` (after ${this.retry.limit + 1} tries)` : '',
     };
-    return { send, features, headers, answer };
+    return { send, features, headers, answer, sharing };
   }
 
   #beforeHook(): BeforeHook | undefined {
@@ -222,7 +228,7 @@ export class AjaxProxy extends ServerProxy {
       write: method !== 'GET',
       signal: operation.signal,
       retryable: this.#retryable(request.action, method),
-      shareKey: method === 'GET' ? `${removeQueryParam(url, this.cacheString)}\n${JSON.stringify(headers)}` : undefined,
+      shareKey: method === 'GET' && transport.sharing ? removeQueryParam(url, this.cacheString) : undefined,
       context: request,
       onRetry: (attempt, delay, reason) => this.fire('retry', { proxy: this, operation, attempt, delay, reason }),
     };

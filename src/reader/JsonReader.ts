@@ -60,7 +60,7 @@ const schema: OptionSchema = {
   totalProperty: option(bodyPath, () => 'total'),
   successProperty: option(is.string, () => 'success'),
   messageProperty: option(is.string, () => 'message'),
-  totalHeader: option(is.string),
+  totalHeader: option(is.headerName),
   transform: option(is.function),
   transformRecord: option(is.function),
 };

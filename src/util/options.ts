@@ -216,6 +216,10 @@ export const is = {
     expect: 'a positive integer',
     test: (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0,
   },
+  /** A header name as fetch takes it (RFC 9110 token). */
+  headerName: { expect: "a header name (letters, digits and !#$%&'*+-.^_`|~ only)", test: (v: unknown) => typeof v === 'string' && /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(v) },
+  /** A header value as fetch takes it: no line breaks, NUL or characters beyond \xFF. */
+  headerValue: { expect: 'a header value (no line breaks, NUL or characters beyond \\xFF)', test: (v: unknown) => typeof v === 'string' && !/[\0\r\n]|[^\0-\xff]/.test(v) },
   /** A param name: a string, or undefined/null/'' meaning "not sent". */
   paramName: {
     expect: 'a string (or undefined, null or "" to leave the param out)',

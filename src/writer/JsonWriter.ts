@@ -49,7 +49,7 @@ const schema: OptionSchema = {
   ),
   transform: option(is.function),
   transformRecord: option(is.function),
-  contentType: option(is.string, () => 'application/json'),
+  contentType: option(is.headerValue, () => 'application/json'),
 };
 
 /** The key a field is written under: its mapping when that is a plain name, else its name. */

@@ -87,6 +87,24 @@ describe('identical GETs in flight share one request', () => {
   });
 });
 
+describe('an aborted write says what it may have left', () => {
+  it('a PUT aborted in flight: mayHaveBeenApplied, and the message does not say "nothing was changed" alone', async () => {
+    const item = await defineItem(itemProxy(server)).load(1);
+    item.set('name', 'changed');
+    slow('PUT', 300);
+    const controller = new AbortController();
+    const saving = item.save({ signal: controller.signal });
+    await sleep(50);
+    controller.abort();
+    const error = await proxyErrorOf(saving);
+    expect(error.kind).toBe('abort');
+    expect(error.mayHaveBeenApplied).toBe(true);
+    expect(error.message).toContain('the server may still have applied it');
+    expect(error.message).not.toMatch(/aborted; nothing was changed/);
+    expect(item.dirty).toBe(true);
+  });
+});
+
 describe('a caller aborting a shared GET', () => {
   it('rejects with kind "abort" for that caller only; the other still gets the answer', async () => {
     const Item = defineItem(itemProxy(server));

@@ -272,3 +272,22 @@ describe('an edit made after an unanswered PUT', () => {
     expect(item.dirty).toBe(true);
   });
 });
+
+describe('only a single strong entity-tag is copied into If-Match', () => {
+  it.each([
+    ['a list', '"a", "b"'],
+    ['an unquoted value', 'abc123'],
+    ['a value with a quote missing', '"abc'],
+    ['a malformed weak one', 'W/abc'],
+  ])('%s (%s): the update fails with kind "config" naming it; nothing is sent', async (_, etag) => {
+    server.respond('GET', '/items/1', { status: 200, headers: { ETag: etag }, body: { ...SEED[0] } }, { times: 1 });
+    const item = await etagModel().load(1);
+    item.set('name', 'changed');
+    const error = await proxyErrorOf(item.save());
+    expect(error.kind).toBe('config');
+    expect(error.message).toContain(etag);
+    expect(error.message).toContain('If-Match');
+    expect(requestsOf(server, 'PUT')).toHaveLength(0);
+    expect(item.dirty).toBe(true);
+  });
+});

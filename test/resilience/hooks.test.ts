@@ -172,3 +172,139 @@ describe('onResponse', () => {
     expect(statuses).toEqual([401, 200]);
   });
 });
+
+describe('a hook that never settles is bounded by timeout and abort (API.md section 2)', () => {
+  const never = (): Promise<never> => new Promise<never>(() => undefined);
+
+  it('onRequest pending forever: kind "timeout" naming the hook, nothing sent', async () => {
+    const proxy = itemProxy(server, { timeout: 150, retry: 0, onRequest: never });
+    const started = Date.now();
+    const error = await proxyErrorOf(defineItem(proxy).load(1));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('onRequest');
+    expect(error.message).toContain('150 ms');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await sleep(30);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('onRequest pending forever on a save: the record is as it was, and nothing is sent later', async () => {
+    let release: () => void = () => undefined;
+    const proxy = itemProxy(server, { timeout: 100, retry: 0, onRequest: () => new Promise<void>((resolve) => (release = resolve)) });
+    const item = new (defineItem(proxy))({ uid: 'h', name: 'held', rev: 0 });
+    const error = await proxyErrorOf(item.save());
+    expect(error.kind).toBe('timeout');
+    expect(error.mayHaveBeenApplied).toBe(false);
+    release();
+    await sleep(50);
+    expect(server.requests).toHaveLength(0);
+    expect(item.phantom).toBe(true);
+  });
+
+  it('onRequest pending forever: abort() ends the operation at once with kind "abort"', async () => {
+    const proxy = itemProxy(server, { timeout: 0, onRequest: never });
+    const controller = new AbortController();
+    const loading = defineItem(proxy).load(1, { signal: controller.signal });
+    await sleep(20);
+    controller.abort();
+    const error = await proxyErrorOf(loading);
+    expect(error.kind).toBe('abort');
+    expect(error.mayHaveBeenApplied).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('onResponse pending forever: kind "timeout" naming the hook', async () => {
+    const proxy = itemProxy(server, { timeout: 150, retry: 0, onResponse: never });
+    const error = await proxyErrorOf(defineItem(proxy).load(1));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('onResponse');
+    expect(requestsOf(server, 'GET')).toHaveLength(1);
+  });
+
+  it('onResponse pending forever after a PUT: abort() ends it, and the error says it may have been applied', async () => {
+    const proxy = itemProxy(server, { timeout: 0 });
+    const item = await defineItem(proxy).load(1);
+    proxy.onResponse = never;
+    item.set('name', 'changed');
+    const controller = new AbortController();
+    const saving = item.save({ signal: controller.signal });
+    await sleep(100);
+    controller.abort();
+    const error = await proxyErrorOf(saving);
+    expect(error.kind).toBe('abort');
+    expect(error.mayHaveBeenApplied).toBe(true);
+    expect(error.message).not.toMatch(/nothing was changed(?! here)/);
+    expect(item.dirty).toBe(true);
+  });
+});
+
+describe('"retry" from onResponse follows the retry policy', () => {
+  const always = (): 'retry' => 'retry';
+
+  it('a POST without an idempotency key is not sent again after a 2xx', async () => {
+    const Item = defineItem(itemProxy(server, { onResponse: always }));
+    const item = new Item({ uid: 'once', name: 'once', rev: 0 });
+    await item.save();
+    expect(requestsOf(server, 'POST')).toHaveLength(1);
+    expect(rowsOf(server).filter((row) => row['uid'] === 'once')).toHaveLength(1);
+  });
+
+  it('a POST without an idempotency key is not sent again after a 502 (it may have been applied)', async () => {
+    const Item = defineItem(itemProxy(server, { onResponse: always }));
+    server.inject({ type: 'status', status: 502, match: { method: 'POST' } });
+    const error = await proxyErrorOf(new Item({ uid: 'p', name: 'p', rev: 0 }).save());
+    expect(error.status).toBe(502);
+    expect(requestsOf(server, 'POST')).toHaveLength(1);
+  });
+
+  it('a POST with an idempotency key, or a PUT, may be sent again', async () => {
+    const Item = defineItem(itemProxy(server, { idempotencyKey: true, onResponse: ({ response }) => (response.status === 502 ? 'retry' : undefined) }));
+    server.inject({ type: 'status', status: 502, match: { method: 'POST' } });
+    await new Item({ uid: 'k', name: 'k', rev: 0 }).save();
+    expect(requestsOf(server, 'POST')).toHaveLength(2);
+    expect(rowsOf(server).filter((row) => row['uid'] === 'k')).toHaveLength(1);
+  });
+});
+
+describe('onResponse reads the body', () => {
+  it('the response it gets is readable (the proxy has read its own copy)', async () => {
+    const bodies: unknown[] = [];
+    const proxy = itemProxy(server, {
+      onResponse: async ({ response }) => {
+        bodies.push(await response.json());
+      },
+    });
+    const item = await defineItem(proxy).load(1);
+    expect(bodies).toEqual([{ id: 1, uid: 'u1', name: 'one', rev: 0 }]);
+    expect(item.get('name')).toBe('one');
+  });
+
+  it('keeps the status, headers and url of the answer', async () => {
+    const seen: string[] = [];
+    const proxy = itemProxy(server, {
+      onResponse: ({ response }) => {
+        seen.push(`${response.status} ${response.headers.get('content-type') ?? ''} ${response.url.replace(server.url, '').split('?')[0] ?? ''}`);
+      },
+    });
+    await defineItem(proxy).load(1);
+    expect(seen).toEqual(['200 application/json /items/1']);
+  });
+});
+
+describe('onRequest may change the headers only', () => {
+  it('a changed init.body is refused with kind "config": nothing sent, the record as it was', async () => {
+    const proxy = itemProxy(server, {
+      onRequest: ({ init }) => {
+        init.body = JSON.stringify({ name: 'something else' });
+      },
+    });
+    const Item = defineItem(proxy);
+    const item = new Item({ uid: 'b', name: 'mine', rev: 0 });
+    const error = await proxyErrorOf(item.save());
+    expect(error.kind).toBe('config');
+    expect(error.message).toContain('init.body');
+    expect(server.requests).toHaveLength(0);
+    expect(item.phantom).toBe(true);
+    expect(item.get('name')).toBe('mine');
+  });
+});

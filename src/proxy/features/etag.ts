@@ -19,8 +19,10 @@ export const etags: Feature = {
     if (method !== 'PUT' && method !== 'PATCH' && method !== 'DELETE') return;
     const etag = onlyRecord(request.operation.records)?.etag;
     if (etag === undefined || etag === '*') return;
-    // A weak validator never matches If-Match's strong comparison: every write would be a 412.
-    if (etag.startsWith('W/')) throw new ProxyError('config', cannotSend(`${method} ${request.url ?? ''}`, CANNOT_SEND.weakEtag(etag)), { mayHaveBeenApplied: false });
+    // Only one strong entity-tag (`"v1"`): a weak one never matches If-Match's strong comparison
+    // (every write would be a 412); a list or an unquoted value is not what the server sent for
+    // this version, and sending it could match some other.
+    if (!/^"[\x21\x23-\x7e\x80-\xff]*"$/.test(etag)) throw new ProxyError('config', cannotSend(`${method} ${request.url ?? ''}`, CANNOT_SEND.etag(etag)), { mayHaveBeenApplied: false });
     headers['if-match'] ??= etag;
   },
 

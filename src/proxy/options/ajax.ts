@@ -14,7 +14,10 @@ export interface RequestHookContext {
   request: Request;
   /** The final url (params included). */
   url: string;
-  /** The fetch init; change `init.headers` (a Headers object) to add a token or a trace id. */
+  /**
+   * The fetch init; change `init.headers` (a Headers object) to add a token or a trace id. Only
+   * the headers may change: a changed body, verb or other option fails with kind `'config'`.
+   */
   init: RequestInit & { headers: Headers };
   /** The try about to be made (1 for the first). */
   attempt: number;
@@ -23,6 +26,7 @@ export interface RequestHookContext {
 /** What the `onResponse` hook gets, after every answer. */
 export interface ResponseHookContext {
   request: Request;
+  /** The answer, its body readable (`await response.json()`): the proxy has read its own copy. */
   response: Response;
   attempt: number;
 }
@@ -44,8 +48,26 @@ export interface AjaxProxyConfig extends ServerProxyConfig {
   password?: string | undefined;
   /** For non-GET requests, put the params in the JSON body instead of the query string. Default false. */
   paramsAsJson?: boolean;
-  /** The fetch to use (tests, SSR, instrumentation). Default the global `fetch`. */
+  /**
+   * The fetch to use (tests, SSR, instrumentation). Default the global `fetch`. Identical GETs in
+   * flight are never shared through a custom fetch unless `shareReads` is true.
+   */
   fetch?: FetchFunction | undefined;
+  /**
+   * Whether identical GETs in flight at the same time share one request. They are compared after
+   * the `onRequest` hook ran (the url and every header), so that a request that carries other
+   * credentials is never shared. Default: shared with the global fetch, never with a custom
+   * `fetch` (which may add the caller's credentials, such as the cookie of a server-rendered
+   * visitor). `true` shares through a custom fetch too: say so only when it adds no per-call
+   * credentials. `false` never shares.
+   */
+  shareReads?: boolean | undefined;
+  /**
+   * The largest answer read, in bytes. A larger one (by its `Content-Length`, or as it is read)
+   * fails at once with kind `'parse'` naming the limit; its body is let go, and it is never
+   * retried. Default 134217728 (128 MiB).
+   */
+  maxResponseBytes?: number;
   /**
    * Retries with exponential backoff and jitter on network errors, timeouts and the listed
    * statuses, honouring `Retry-After`. A number sets `limit`; `0` turns retries off.
@@ -63,11 +85,18 @@ export interface AjaxProxyConfig extends ServerProxyConfig {
    * Default false.
    */
   etag?: boolean;
-  /** Called before every try: add headers, log, trace. Default none. */
+  /**
+   * Called before every try: add headers (a token), log, trace. It may change `init.headers`
+   * only: a changed body or verb fails the operation with kind `'config'` (the records would
+   * commit what the server never got). `timeout` and the operation's signal cover it. Default none.
+   */
   onRequest?: ((context: RequestHookContext) => void | Promise<void>) | undefined;
   /**
-   * Called after every answer. Return `'retry'` to send the request once more (e.g. after
-   * refreshing an expired token on a 401). Default none.
+   * Called after every answer, with a `response` whose body can be read (the proxy has read its
+   * own copy). Return `'retry'` to send the request once more (e.g. after refreshing an expired
+   * token on a 401), at most once per request; a POST without an idempotency key is not sent
+   * again after an answer that may say it was applied (2xx, 5xx). `timeout` and the operation's
+   * signal cover it. Default none.
    */
   onResponse?: ((context: ResponseHookContext) => void | 'retry' | Promise<void | 'retry'>) | undefined;
 }
@@ -116,6 +145,8 @@ export const ajaxSchema = {
   password: option(is.string),
   paramsAsJson: option(is.boolean, () => false),
   fetch: option(is.function),
+  shareReads: option(is.boolean),
+  maxResponseBytes: option({ expect: 'a positive integer', test: (v) => typeof v === 'number' && v >= 1 && (Number.isInteger(v) || v === Infinity) }, () => 128 * 1024 * 1024),
   retry: option(isRetry, () => ({}), normalizeRetry),
   idempotencyKey: option(is.boolean, () => false),
   etag: option(is.boolean, () => false),
