@@ -6,13 +6,17 @@ import { isUnsafeId, type Action, type ModelClassLike } from '../operation/types
 import { applyOptions, defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { readPath, typeName } from '../util/path.js';
 
-/** A dotted path into the body, or a function that picks the value out of it. */
-export type BodyPath = string | ((data: unknown) => unknown);
+/**
+ * A dotted path into the body, or a function that picks the value out of it (it may throw a
+ * ReadShapeError saying what it expected: the operation then fails with kind 'parse').
+ */
+export type BodyPath = string | ((data: unknown, context: ReadContext) => unknown);
 
 export interface JsonReaderConfig {
   /**
    * Where the records are: `''` (default) is the body itself (an array, or one object); a dotted
-   * path (`'data'`, `'_embedded.users'`) or a function picks them out of an envelope.
+   * path (`'data'`, `'_embedded.users'`) or a function picks them out of an envelope (it is given
+   * the body and the ReadContext: `context.collection` is true for a store load).
    * @example new JsonReader({ rootProperty: 'results' }) // Django REST framework
    */
   rootProperty?: BodyPath;
@@ -65,8 +69,8 @@ const schema: OptionSchema = {
   transformRecord: option(is.function),
 };
 
-function pick(data: unknown, path: BodyPath): unknown {
-  return typeof path === 'function' ? path(data) : readPath(data, path);
+function pick(data: unknown, path: BodyPath, context: ReadContext): unknown {
+  return typeof path === 'function' ? path(data, context) : readPath(data, path);
 }
 
 function describePath(path: BodyPath): string {
@@ -153,7 +157,7 @@ export class JsonReader {
    */
   read(body: unknown, context: ReadContext): ResultSet {
     const data = this.transform && body !== undefined ? this.transform(body) : body;
-    const root = data === undefined || data === null ? undefined : pick(data, this.rootProperty);
+    const root = data === undefined || data === null ? undefined : pick(data, this.rootProperty, context);
     // An envelope holds the records under rootProperty; a body that is the record itself is none,
     // so that a record's own `success: false` field is a value, not a failure.
     const envelope = isPlainObject(data) && root !== data ? data : undefined;
@@ -168,7 +172,7 @@ export class JsonReader {
         : items;
     return new ResultSet({
       records,
-      total: this.readTotal(data, context.response, items.length),
+      total: this.readTotal(data, context, items.length),
       success: true,
       message: this.readMessage(envelope),
     });
@@ -223,14 +227,15 @@ export class JsonReader {
     return items;
   }
 
-  private readTotal(data: unknown, response: Response | undefined, count: number): number {
+  private readTotal(data: unknown, context: ReadContext, count: number): number {
+    const response = context.response;
     if (this.totalHeader !== undefined && response) {
       const header = response.headers.get(this.totalHeader);
       const total = header === null ? NaN : Number.parseInt(header, 10);
       if (Number.isFinite(total)) return total;
     }
     if (isPlainObject(data) && this.totalProperty !== '') {
-      const value = pick(data, this.totalProperty);
+      const value = pick(data, this.totalProperty, context);
       const total = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseInt(value, 10) : NaN;
       if (Number.isFinite(total)) return total;
     }

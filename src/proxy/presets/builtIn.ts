@@ -4,8 +4,9 @@
  */
 import type { Request } from '../../operation/Request.js';
 import type { Filter, ModelClassLike, Sorter } from '../../operation/types.js';
+import { ReadShapeError, type ReadContext } from '../../reader/JsonReader.js';
 import { isPlainObject } from '../../util/options.js';
-import { readPath } from '../../util/path.js';
+import { readPath, typeName } from '../../util/path.js';
 import { resourceName } from '../../util/url.js';
 import type { Params } from '../options/server.js';
 import { singularize, snakeCase } from './inflect.js';
@@ -95,16 +96,41 @@ function unwrapRoot(item: Record<string, unknown>, model: ModelClassLike | undef
 }
 
 /**
- * The first array under `_embedded` of a HAL document (Spring Data REST), else the body. A page
- * with no `_embedded` at all (Spring HATEOAS leaves it out of an empty page) has no records: it
- * is not one record made of its `page` and `_links`.
+ * The records of an answer, picked by `pick` (undefined: not where they belong). An object body
+ * holds one record, except for a store load, which must get a list: there an object without the
+ * list (an error body served with 200, a page without its records) is refused, never read as one
+ * record made of the envelope. `expected` says what the server should have sent.
  */
-function halRoot(data: unknown): unknown {
-  if (!isPlainObject(data)) return data;
-  if (isPlainObject(data._embedded)) return Object.values(data._embedded).find(Array.isArray) ?? [];
-  if (isPlainObject(data.page) && 'totalElements' in data.page) return [];
-  return data;
+function recordsAt(expected: string, key: string, pick: (data: Record<string, unknown>, collection: boolean) => unknown) {
+  return (data: unknown, context: ReadContext): unknown => {
+    if (!isPlainObject(data)) return data;
+    const collection = context.collection === true;
+    const root = pick(data, collection);
+    let got: string | undefined;
+    if (root === undefined) {
+      if (!collection) return data;
+      const keys = Object.keys(data);
+      const list = keys.find((name) => Array.isArray(data[name]));
+      got = `an object with: ${keys.slice(0, 8).join(', ')}${list === undefined ? '' : `; set the reader's rootProperty to '${list}'`}`;
+    } else if (context.action === 'read' && !Array.isArray(root) && !isPlainObject(root)) {
+      got = `"${key}" is ${typeName(root)}`;
+    }
+    if (got !== undefined) throw new ReadShapeError(`expected ${expected}, but got ${got}`);
+    return root;
+  };
 }
+
+/**
+ * A HAL collection's records: the first array under `_embedded` (Spring Data REST). Spring
+ * leaves `_embedded` out of an empty collection, paged (`page`) or not (only `_links`): no
+ * records, rather than one made of the links. One entity (a read by id, a write) is the body.
+ */
+const halRoot = recordsAt('a list of records or a HAL collection { _embedded: { users: [...] } }', '_embedded', (data, collection) => {
+  if (!collection) return data;
+  if (isPlainObject(data._embedded)) return Object.values(data._embedded).find(Array.isArray) ?? [];
+  const keys = Object.keys(data);
+  return keys.length > 0 && keys.every((key) => key === '_links' || key === 'page') ? [] : undefined;
+});
 
 /** A numeric id stays a number; others stay strings. */
 function idFromText(text: string): string | number {
@@ -124,6 +150,7 @@ function halRecord(item: Record<string, unknown>, model: ModelClassLike | undefi
 
 /** A JSON:API resource object `{ type, id, attributes }` as plain record data. */
 function jsonApiRecord(item: Record<string, unknown>, model: ModelClassLike | undefined): Record<string, unknown> {
+  if (typeof item.type !== 'string') throw new ReadShapeError(`a record of the answer is not a JSON:API resource object (it has no type; it has: ${Object.keys(item).slice(0, 8).join(', ')})`);
   const attributes = isPlainObject(item.attributes) ? item.attributes : {};
   const idProperty = idKeyOf(model);
   return item.id === undefined ? { ...attributes } : { ...attributes, [idProperty]: item.id };
@@ -191,7 +218,7 @@ const djangoRest = builtIn({
     return params;
   },
   reader: {
-    rootProperty: (data) => (isPlainObject(data) && Array.isArray(data.results) ? data.results : data),
+    rootProperty: recordsAt('a list of records or a page { count, results: [...] }', 'results', (data) => data.results),
     totalProperty: 'count',
   },
 });
@@ -220,6 +247,7 @@ const rails = builtIn({
   serializeSorters: minusSort('sort'),
   serializeFilters: equalityFilters('rails', false),
   reader: {
+    rootProperty: recordsAt('a list of records', '', () => undefined),
     totalHeader: 'X-Total-Count',
     // With include_root_in_json, each record comes as { user: {...} }.
     transformRecord: unwrapRoot,
@@ -256,7 +284,7 @@ const laravel = builtIn({
   serializeSorters: minusSort('sort'),
   serializeFilters: bracketFilters('laravel', true),
   reader: {
-    rootProperty: (data) => (isPlainObject(data) && 'data' in data ? data.data : data),
+    rootProperty: recordsAt('a list of records or { data: [...] } (a resource collection or a paginator)', 'data', (data) => data.data),
     totalProperty: (data) => (isPlainObject(data) ? (isPlainObject(data.meta) ? data.meta.total : data.total) : undefined),
   },
 });
