@@ -88,19 +88,26 @@ function toStrings(value: unknown): string[] | undefined {
 }
 
 /**
- * Field errors as an object of own properties, whatever the field names: made with
- * Object.fromEntries, so that `__proto__` or `constructor` are fields like any other.
+ * Field errors as an object of own properties without a prototype, whatever the field names:
+ * `__proto__` or `constructor` are fields like any other, and a field without messages reads as
+ * undefined (never as Object.prototype's `toString`).
  */
 function toFieldErrors(entries: Iterable<[string, string[]]>): FieldErrors | undefined {
-  const errors: FieldErrors = Object.fromEntries(entries);
-  return Object.keys(errors).length > 0 ? errors : undefined;
+  const errors: FieldErrors = Object.create(null);
+  let found = false;
+  for (const [field, messages] of entries) {
+    errors[field] = messages;
+    found = true;
+  }
+  return found ? errors : undefined;
 }
 
-/** `{ field: msg | msg[] }` -> FieldErrors, or undefined when a value is neither. */
-function fieldMap(value: unknown, arraysOnly: boolean): FieldErrors | undefined {
+/** `{ field: msg | msg[] }` -> FieldErrors, or undefined when a value is neither; `skip`: keys that are not fields. */
+function fieldMap(value: unknown, arraysOnly: boolean, skip: string[] = []): FieldErrors | undefined {
   if (!isPlainObject(value)) return undefined;
   const entries: [string, string[]][] = [];
   for (const [field, messages] of Object.entries(value)) {
+    if (skip.includes(field)) continue;
     const list = arraysOnly && !Array.isArray(messages) ? undefined : toStrings(messages);
     if (list === undefined) return undefined;
     entries.push([field, list]);
@@ -245,13 +252,13 @@ export class JsonReader {
   /**
    * Read an error body: a message, and field errors in any of the shapes servers use:
    * `{ errors: { field: msg | msg[] } }`, `{ message, errors: { field: msg[] } }`,
-   * `{ field: msg[] }`, JSON:API `{ errors: [{ source: { pointer }, detail }] }` and Spring's
-   * `{ errors: [{ property, message }] }`.
+   * `{ field: msg[] }` (beside `success` and `message`), JSON:API `{ errors: [{ source: { pointer },
+   * detail }] }` and Spring's `{ errors: [{ property, message }] }`.
    */
   readError(body: unknown): { message: string | undefined; fieldErrors: FieldErrors | undefined } {
     if (!isPlainObject(body)) return { message: undefined, fieldErrors: undefined };
     const errors = body.errors;
-    const fieldErrors = fieldMap(errors, false) ?? fieldList(errors) ?? fieldMap(body, true);
+    const fieldErrors = fieldMap(errors, false) ?? fieldList(errors) ?? fieldMap(body, true, [this.successProperty, this.messageProperty]);
     let message = firstString([body.message, body.detail, body.error, body.title]);
     if (message === undefined && Array.isArray(errors) && isPlainObject(errors[0])) {
       const first = errors[0];
