@@ -85,6 +85,12 @@ export function badShape(label: string, status: number, problem: string): string
   return `${label} answered ${status} but ${quote(problem, 500)}`;
 }
 
+/** A body JSON cannot hold: `field` is where it is, when one field alone is (`notes`, `notes of record 2`). */
+export function notJson(field: string | undefined, error: unknown): string {
+  const reason = error instanceof RangeError ? 'it is nested too deeply' : error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return `${field === undefined ? 'the body' : `the field ${field}`} cannot be written as JSON: ${reason}`;
+}
+
 export function unsafeId(id: number): string {
   return `the answer has the id ${id} (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53): JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings`;
 }

@@ -3,7 +3,7 @@ import { unsafeId } from '../errors/messages.js';
 import { idKey } from '../operation/commit.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import { isUnsafeId, type Action, type ModelClassLike } from '../operation/types.js';
-import { applyOptions, defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import { applyOptions, defineOptions, describeValue, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { readPath, typeName } from '../util/path.js';
 
 /**
@@ -73,8 +73,15 @@ function pick(data: unknown, path: BodyPath, context: ReadContext): unknown {
   return typeof path === 'function' ? path(data, context) : readPath(data, path);
 }
 
-function describePath(path: BodyPath): string {
-  return typeof path === 'function' ? 'the rootProperty function' : `"${path}"`;
+function describePath(path: BodyPath, name: string): string {
+  return typeof path === 'function' ? `the ${name} function` : `"${path}"`;
+}
+
+/** A number of records: a non-negative safe integer, or a string of decimal digits. */
+function toTotal(value: unknown, where: string): number {
+  const total = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (Number.isSafeInteger(total) && Number(total) >= 0) return Number(total);
+  throw new ReadShapeError(`${where} is ${describeValue(value)}, not a number of records (a whole number, 0 or more)`);
 }
 
 function firstString(values: unknown[]): string | undefined {
@@ -198,7 +205,7 @@ export class JsonReader {
       if (this.rootProperty === '') return [];
       const keys = isPlainObject(data) ? Object.keys(data).slice(0, 8).join(', ') : typeName(data);
       throw new ReadShapeError(
-        `the answer has no records at ${describePath(this.rootProperty)} (it has: ${keys}); set the reader's rootProperty to where they are`,
+        `the answer has no records at ${describePath(this.rootProperty, 'rootProperty')} (it has: ${keys}); set the reader's rootProperty to where they are`,
       );
     }
     let list: unknown[];
@@ -234,19 +241,12 @@ export class JsonReader {
     return items;
   }
 
+  /** The total from the header, else the body, else the number of records read. */
   private readTotal(data: unknown, context: ReadContext, count: number): number {
-    const response = context.response;
-    if (this.totalHeader !== undefined && response) {
-      const header = response.headers.get(this.totalHeader);
-      const total = header === null ? NaN : Number.parseInt(header, 10);
-      if (Number.isFinite(total)) return total;
-    }
-    if (isPlainObject(data) && this.totalProperty !== '') {
-      const value = pick(data, this.totalProperty, context);
-      const total = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseInt(value, 10) : NaN;
-      if (Number.isFinite(total)) return total;
-    }
-    return count;
+    const header = this.totalHeader !== undefined ? context.response?.headers.get(this.totalHeader)?.trim() : undefined;
+    if (header) return toTotal(header, `the ${this.totalHeader} header`);
+    const value = isPlainObject(data) && this.totalProperty !== '' ? pick(data, this.totalProperty, context) : undefined;
+    return value === undefined || value === null ? count : toTotal(value, `the total at ${describePath(this.totalProperty, 'totalProperty')}`);
   }
 
   /**

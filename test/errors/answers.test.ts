@@ -5,7 +5,7 @@
  * server messages too long to quote, and a value too deep to be written as JSON.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Model } from '../../src/index.js';
+import { Model, Store } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
 
@@ -120,5 +120,82 @@ describe('a server message is quoted, not copied whole: the whole is on error.bo
     expect(error.message).toContain('Something went wrong.');
     expect(error.message).not.toContain('END');
     expect(JSON.stringify(error.body)).toContain('END');
+  });
+});
+
+describe('a total that is not a number of records is refused as parse, not shown by getTotalCount()', () => {
+  const rows = [{ id: 1, name: 'Ed', email: 'ed@example.com' }];
+
+  /** A store load answered with `body` and `headers`, read with `reader`. */
+  async function load(body: object, headers: Record<string, string> = {}, reader: Record<string, unknown> = { rootProperty: 'data' }) {
+    const s = await start();
+    s.respond('GET', '/users', { status: 200, headers, body });
+    const User = defineUser(s.url, reader);
+    return new Store({ model: User, pageSize: 25 });
+  }
+
+  it.each<[string, unknown]>([['-3', -3], ['1.5', 1.5], ['"0x10"', '0x10'], ['"1e3"', '1e3'], ['"12 items"', '12 items'], ['2^53 + 2', 2 ** 53 + 2], ['true', true], ['an object', { value: 3 }]])(
+    'total %s in the body',
+    async (_what, total) => {
+      const store = await load({ data: rows, total });
+      const error = await rejection(store.load());
+      expect(error.kind).toBe('parse');
+      expect(error.message).toMatch(/the total at "total" is .*, not a number of records \(a whole number, 0 or more\)/);
+      expect(store.getCount()).toBe(0);
+      expect(store.getTotalCount()).toBe(0);
+    },
+  );
+
+  it.each(['-3', '1.5', '0x10', 'many'])('an X-Total-Count header of %j', async (header) => {
+    const store = await load(rows, { 'X-Total-Count': header }, { totalHeader: 'X-Total-Count' });
+    const error = await rejection(store.load());
+    expect(error.kind).toBe('parse');
+    expect(error.message).toContain(`the X-Total-Count header is ${JSON.stringify(header)}, not a number of records`);
+  });
+
+  it.each<[string, object, Record<string, string>, Record<string, unknown>, number]>([
+    ['a number', { data: rows, total: 40 }, {}, { rootProperty: 'data' }, 40],
+    ['a string of digits', { data: rows, total: '40' }, {}, { rootProperty: 'data' }, 40],
+    ['0', { data: [], total: 0 }, {}, { rootProperty: 'data' }, 0],
+    ['null: the records read', { data: rows, total: null }, {}, { rootProperty: 'data' }, 1],
+    ['a header', rows, { 'X-Total-Count': ' 40 ' }, { totalHeader: 'X-Total-Count' }, 40],
+  ])('accepts %s', async (_what, body, headers, reader, total) => {
+    const store = await load(body, headers, reader);
+    await store.load();
+    expect(store.getTotalCount()).toBe(total);
+  });
+});
+
+describe('a value that cannot be written as JSON fails the save naming the field, nothing sent', () => {
+  function deep(levels: number): unknown {
+    let value: unknown = 'bottom';
+    for (let i = 0; i < levels; i++) value = { inner: value };
+    return value;
+  }
+  const looped: Record<string, unknown> = { name: 'loop' };
+  looped.self = looped;
+
+  it.each<[string, unknown, RegExp]>([
+    ['nested 20,000 levels deep', deep(20_000), /the field "notes" cannot be written as JSON: it is nested too deeply/],
+    ['that refers to itself', looped, /the field "notes" cannot be written as JSON: .*circular/i],
+    ['a BigInt', 10n, /the field "notes" cannot be written as JSON: .*BigInt/],
+  ])('a value %s', async (_what, value, message) => {
+    const s = await start();
+    class Note extends Model<{ id: number; name: string; notes: unknown }> {
+      static override fields = [{ name: 'id', type: 'int' }, 'name', 'notes'];
+      static override proxy = { type: 'rest', url: `${s.url}/users`, retry: 0 };
+    }
+    const ed = await Note.load(1);
+    ed.set('notes', value);
+    const error = await rejection(ed.save());
+    expect(error.kind).toBe('config');
+    expect(error.message).toMatch(/^PUT http:\/\/127\.0\.0\.1:\d+\/users\/1 cannot be sent: /);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain('Maximum call stack');
+    expect(error.mayHaveBeenApplied).toBe(false);
+    expect(s.requests.map((request) => request.method)).toEqual(['GET']);
+    expect(ed.dirty).toBe(true);
+    expect(ed.get('notes')).toBe(value);
+    expect(ed.getSnapshot().values.notes).toBe(value);
   });
 });

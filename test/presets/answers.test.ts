@@ -124,3 +124,25 @@ describe('the answers the frameworks give are still read', () => {
     expect((await defineUser(s.url, 'spring-data-rest').load(2)).getData()).toMatchObject({ ...SEED[1] });
   });
 });
+
+describe('spring-data-rest: a _links.self.href with a malformed escape', () => {
+  const user = (name: string, href: string, extra: object = {}) => ({ name, email: `${name}@example.com`, age: 20, ...extra, _links: { self: { href } } });
+
+  it("is ignored when the record has its id elsewhere (exposeIdsFor): the page is read", async () => {
+    const s = await start('spring-data-rest');
+    s.respond('GET', COLLECTION, { status: 200, body: { _embedded: { users: [user('ed', `${s.url}/users/%E0%A4%A`, { id: 7 }), user('al', `${s.url}/users/8`)] }, page: { size: 20, totalElements: 2, totalPages: 1, number: 0 } } });
+    const store = new Store({ model: defineUser(s.url, 'spring-data-rest'), pageSize: 20 });
+    await store.load();
+    expect(store.getRange().map((record) => record.getId())).toEqual([7, 8]);
+  });
+
+  it("fails the load as 'parse' naming the link when it is the only id", async () => {
+    const s = await start('spring-data-rest');
+    s.respond('GET', COLLECTION, { status: 200, body: { _embedded: { users: [user('al', `${s.url}/users/8`), user('ed', `${s.url}/users/%E0%A4%A`)] } } });
+    const store = new Store({ model: defineUser(s.url, 'spring-data-rest'), pageSize: 20 });
+    const error = await rejection(store.load());
+    expect(error.kind).toBe('parse');
+    expect(error.message).toContain(`the _links.self.href "${s.url}/users/%E0%A4%A" of a record of the answer cannot be decoded (it is not valid percent-encoded UTF-8), so the record has no id`);
+    expect(store.getCount()).toBe(0);
+  });
+});

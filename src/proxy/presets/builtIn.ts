@@ -137,13 +137,21 @@ function idFromText(text: string): string | number {
   return /^(0|[1-9]\d{0,14})$/.test(text) ? Number(text) : text;
 }
 
-/** The id of a HAL record is the last segment of `_links.self.href`. */
+/**
+ * The id of a HAL record is the last segment of `_links.self.href`, unless the record has an id
+ * of its own. A segment that cannot be decoded fails the read: the record would have no id.
+ */
 function halRecord(item: Record<string, unknown>, model: ModelClassLike | undefined): Record<string, unknown> {
   const { _links: links, ...data } = item;
   const idProperty = idKeyOf(model);
-  if (data[idProperty] === undefined && isPlainObject(links) && isPlainObject(links.self) && typeof links.self.href === 'string') {
-    const segment = links.self.href.replace(/\{[^}]*\}$/, '').replace(/\/+$/, '').split('/').pop();
-    if (segment !== undefined && segment !== '') data[idProperty] = idFromText(decodeURIComponent(segment));
+  const href = isPlainObject(links) && isPlainObject(links.self) ? links.self.href : undefined;
+  if (data[idProperty] === undefined && typeof href === 'string') {
+    const segment = href.replace(/\{[^}]*\}$/, '').replace(/\/+$/, '').split('/').pop() ?? '';
+    try {
+      if (segment !== '') data[idProperty] = idFromText(decodeURIComponent(segment));
+    } catch {
+      throw new ReadShapeError(`the _links.self.href ${JSON.stringify(href)} of a record of the answer cannot be decoded (it is not valid percent-encoded UTF-8), so the record has no id`);
+    }
   }
   return data;
 }
