@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/presets.js';
-import { Store } from '../../src/index.js';
-import type { TestServer } from '../server/index.js';
+import { Model, Store } from '../../src/index.js';
+import { startTestServer, type TestServer } from '../server/index.js';
 import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
 import { defineUser, startUsers, type PresetName, type UserData } from './fixtures.js';
 
@@ -58,6 +58,25 @@ describe('answers without records are refused, not read as one record', () => {
     ['json-api', { data: [{ name: 'Ed' }] }, /a record of the answer is not a JSON:API resource object \(it has no type; it has: name\)/],
   ])('%s: %j', async (preset, body, expected) => {
     await refusedLoad(preset, body, expected);
+  });
+
+  it('json-server: an object served for a list is refused too', async () => {
+    server = await startTestServer({ resources: { users: SEED.map((user) => ({ ...user })) } });
+    const s = server;
+    s.respond('GET', '/users', { status: 200, body: { error: 'Internal Server Error' } });
+    class User extends Model<UserData> {
+      static override fields = [{ name: 'id', type: 'int' }, 'name', 'email', { name: 'age', type: 'int' }];
+      static override proxy = { type: 'rest', url: `${s.url}/users`, preset: 'json-server', retry: 0 };
+    }
+    const error = await rejection(new Store({ model: User, pageSize: 25 }).load());
+    expect(error.kind).toBe('parse');
+    expect(error.message).toMatch(/expected a list of records, but got an object with: error/);
+    // Its real answers are read: a list, and one record.
+    s.reset();
+    const store = new Store({ model: User, pageSize: 0 });
+    await store.load();
+    expect(store.getRange().map((record) => record.getId())).toEqual([1, 2]);
+    expect((await User.load(2)).getData()).toEqual(SEED[1]);
   });
 
   it('spring-data-rest: a collection with only _links (Spring leaves _embedded out when it is empty) is zero records', async () => {

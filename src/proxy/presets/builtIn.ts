@@ -120,6 +120,9 @@ function recordsAt(expected: string, key: string, pick: (data: Record<string, un
   };
 }
 
+/** A framework that answers a list as a bare array: a store load given an object is refused. */
+const listOnly = recordsAt('a list of records', '', () => undefined);
+
 /**
  * A HAL collection's records: the first array under `_embedded` (Spring Data REST). Spring
  * leaves `_embedded` out of an empty collection, paged (`page`) or not (only `_links`): no
@@ -200,7 +203,7 @@ const jsonServer = builtIn({
     }
     return params;
   },
-  reader: { totalHeader: 'X-Total-Count' },
+  reader: { rootProperty: listOnly, totalHeader: 'X-Total-Count' },
 });
 
 const DJANGO_LOOKUPS: Partial<Record<string, string>> = { '>': 'gt', '>=': 'gte', '<': 'lt', '<=': 'lte', like: 'icontains', in: 'in' };
@@ -255,7 +258,7 @@ const rails = builtIn({
   serializeSorters: minusSort('sort'),
   serializeFilters: equalityFilters('rails', false),
   reader: {
-    rootProperty: recordsAt('a list of records', '', () => undefined),
+    rootProperty: listOnly,
     totalHeader: 'X-Total-Count',
     // With include_root_in_json, each record comes as { user: {...} }.
     transformRecord: unwrapRoot,
