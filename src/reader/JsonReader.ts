@@ -6,10 +6,7 @@ import { isUnsafeId, type Action, type ModelClassLike } from '../operation/types
 import { applyOptions, defineOptions, describeValue, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { readPath, typeName } from '../util/path.js';
 
-/**
- * A dotted path into the body, or a function that picks the value out of it (it may throw a
- * ReadShapeError saying what it expected: the operation then fails with kind 'parse').
- */
+/** A dotted path into the body, or a function that picks the value out of it (given the read's context). */
 export type BodyPath = string | ((data: unknown, context: ReadContext) => unknown);
 
 export interface JsonReaderConfig {
