@@ -119,7 +119,7 @@ function fieldMap(value: unknown, arraysOnly: boolean, skip: string[] = []): Fie
   return toFieldErrors(entries);
 }
 
-/** JSON:API `[{ source: { pointer }, detail }]` or Spring `[{ property, message }]`. */
+/** JSON:API `[{ source: { pointer }, detail }]`, Spring `[{ property, message }]` or Ext's form `[{ id, msg }]`. */
 function fieldList(value: unknown): FieldErrors | undefined {
   if (!Array.isArray(value)) return undefined;
   const errors = new Map<string, string[]>();
@@ -127,8 +127,8 @@ function fieldList(value: unknown): FieldErrors | undefined {
     if (!isPlainObject(item)) continue;
     const source = item.source;
     const pointer = isPlainObject(source) && typeof source.pointer === 'string' ? source.pointer : undefined;
-    const field = pointer !== undefined ? pointer.split('/').pop() : typeof item.property === 'string' ? item.property : undefined;
-    const message = firstString([item.detail, item.message, item.title]);
+    const field = pointer !== undefined ? pointer.split('/').pop() : firstString([item.property, typeof item.msg === 'string' ? item.id : undefined]);
+    const message = firstString([item.detail, item.message, item.title, item.msg]);
     if (field === undefined || field === '' || message === undefined) continue;
     const list = errors.get(field);
     if (list) list.push(message);
@@ -250,7 +250,7 @@ export class JsonReader {
    * Read an error body: a message, and field errors in any of the shapes servers use:
    * `{ errors: { field: msg | msg[] } }`, `{ message, errors: { field: msg[] } }`,
    * `{ field: msg[] }` (beside `success` and `message`), JSON:API `{ errors: [{ source: { pointer },
-   * detail }] }` and Spring's `{ errors: [{ property, message }] }`.
+   * detail }] }`, Spring's `{ errors: [{ property, message }] }` and Ext's `{ errors: [{ id, msg }] }`.
    */
   readError(body: unknown): { message: string | undefined; fieldErrors: FieldErrors | undefined } {
     if (!isPlainObject(body)) return { message: undefined, fieldErrors: undefined };

@@ -53,6 +53,7 @@ describe("a 200 with success: false and field errors (Ext's convention) is kind 
     ['{ success, errors: { field: msg[] } }', { success: false, errors: { email: ['is invalid', 'is taken'], name: ['is short'] } }, { email: ['is invalid', 'is taken'], name: ['is short'] }],
     ['{ success, message, field: msg[] }', { success: false, message: 'Invalid data', email: ['is invalid'] }, { email: ['is invalid'] }],
     ['JSON:API errors', { success: false, errors: [{ source: { pointer: '/data/attributes/email' }, detail: 'is invalid' }] }, { email: ['is invalid'] }],
+    ["Ext's form errors [{ id, msg }]", { success: false, errors: [{ id: 'email', msg: 'is invalid' }] }, { email: ['is invalid'] }],
   ])('%s', async (_shape, body, fieldErrors) => {
     const { error, ed } = await failedSave(200, body);
     expect(error.kind).toBe('validation');
