@@ -23,7 +23,7 @@ export { RecordSnapshot };
 
 const proxies = new WeakMap<object, Proxy>();
 let clientIds = 0;
-const NO_ERRORS: FieldErrors = Object.freeze({});
+const NO_ERRORS: FieldErrors = Object.freeze(Object.create(null));
 
 /** A key that exists only in types: it gives each model's records their data type, so a Post is not a User. */
 declare const DATA_TYPE: unique symbol;
