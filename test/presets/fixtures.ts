@@ -17,10 +17,14 @@ export function startUsers(preset: PresetName, rows: readonly UserData[]): Promi
   return startTestServer({ conventions: preset, resources: { users: rows.map((user) => ({ ...user })) }, required: { users: ['name'] } });
 }
 
+/** The users the preset tests read and write (each test gives it a proxy: defineUser). */
+export class PresetUser extends Model<UserData> {
+  static override fields = [{ name: 'id', type: 'int' }, 'name', 'email', { name: 'age', type: 'int' }];
+}
+
 /** A User model talking to `url`/users with `preset`, without retries. */
-export function defineUser(url: string, preset: PresetName) {
-  class User extends Model<UserData> {
-    static override fields = [{ name: 'id', type: 'int' }, 'name', 'email', { name: 'age', type: 'int' }];
+export function defineUser(url: string, preset: PresetName): typeof PresetUser {
+  class User extends PresetUser {
     static override proxy = { type: 'rest', url: `${url}/users`, preset, retry: 0 };
   }
   return User;
