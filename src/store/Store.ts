@@ -489,7 +489,6 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   }
 }
 
-
 // Vue's reactive() and ref() leave a store as it is, as markRaw would: the store tells its own
 // changes (subscribe, or rest-proxy/vue's useStore), and a deep proxy over its records would only slow them down.
 Object.defineProperty(Store.prototype, '__v_skip', { value: true });
