@@ -92,7 +92,14 @@ export function stamp(meta: RecordMeta, name: string): void {
 export function eachOwner(record: Internals, tell: (owner: OwnerHooks) => void): void {
   const owners = record[OWNERS];
   if (owners === null) return;
-  for (const link of Array.isArray(owners) ? [...owners] : [owners]) {
+  if (!Array.isArray(owners)) {
+    // One store (the common case): no list to make.
+    const owner = owners.deref();
+    if (owner === undefined) record[OWNERS] = null;
+    else tell(owner);
+    return;
+  }
+  for (const link of [...owners]) {
     const owner = link.deref();
     if (owner === undefined) unlink(record, link);
     else tell(owner);
