@@ -39,8 +39,7 @@ export class RecordSnapshot<M extends Model<object> = Model> {
     this.dirty = record.dirty;
     this.saving = record.saving;
     this.erased = record.erased;
-    const errors = record.errors;
-    this.errors = Object.isFrozen(errors) ? errors : copyOf(errors);
+    this.errors = copyOf(record.errors);
     const modified: M['modified'] = record.modified;
     this.modified = copyOf(modified);
     Object.freeze(this);
