@@ -6,13 +6,13 @@ import { isValidId, type Action, type FieldInfo, type RecordLike } from '../oper
 import type { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
-import { checkListener, View, type Subscriber } from '../util/notify.js';
+import type { Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
-import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type RecordMeta, type RecordOwner } from './internal.js';
+import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { proxyOf, requestOptions, runDestroy, saveRecord, takeServerRecord } from './persistence.js';
-import { isSnapshotOf, RecordSnapshot, sameRecordSnapshot } from './snapshot.js';
+import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
 import { convertOrThrow, fromServerValue, getData, initValues, readField, setValues } from './values.js';
 import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
@@ -30,12 +30,6 @@ declare const DATA_TYPE: unique symbol;
 
 /** Set while `recordFromServer` constructs a record, so that the constructor adopts server data as is. */
 let adopting: Record<string, unknown> | undefined;
-
-/** A record's snapshot and listeners (made when first asked for; the view holds the record, and the record's meta the view). */
-function viewOf(record: Model<object>): View<unknown> {
-  const meta = metaOf(record);
-  return (meta.view ??= new View<unknown>(() => new RecordSnapshot(record), sameRecordSnapshot));
-}
 
 /** Make a record of `model` that adopts server data as is (converted lazily). */
 export function recordFromServer<T extends Model>(model: ModelClass<T>, data: Record<string, unknown>): T {
@@ -83,7 +77,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   /** @internal */
   [META]: RecordMeta | null;
   /** @internal */
-  [OWNERS]: RecordOwner | RecordOwner[] | null;
+  [OWNERS]: OwnerLink | OwnerLink[] | null;
 
   constructor(data?: ModelInit<D>) {
     this[OWNERS] = null;
@@ -349,15 +343,12 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * function that unsubscribes. Svelte can use a record as a store (`$record`).
    */
   subscribe(listener: Subscriber<RecordSnapshot<this>>): () => void {
-    checkListener(listener);
-    // The snapshot the view tells (a listener compares it with the last one it was given).
-    return viewOf(this).add((snapshot) => listener(isSnapshotOf(snapshot, this) ? snapshot : this.getSnapshot()));
+    return subscribeTo(this, listener);
   }
 
   /** What the record looks like now: the same object until something visible changes. */
   getSnapshot(): RecordSnapshot<this> {
-    const snapshot = viewOf(this).get();
-    return isSnapshotOf(snapshot, this) ? snapshot : new RecordSnapshot(this);
+    return snapshotOf(this);
   }
 
   toJSON(): Record<string, unknown> {

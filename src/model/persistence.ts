@@ -6,7 +6,7 @@ import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Action } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
-import { DATA, eachOwner, META, OWNERS, touch } from './internal.js';
+import { DATA, eachOwner, firstOwner, META, touch } from './internal.js';
 import type { Model, PersistOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
 import { sameShown } from './snapshot.js';
@@ -119,9 +119,7 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
 /** The proxy a record is saved through: the one given, its store's, else its model's. */
 export function proxyOf(record: Model<object>, options: PersistOptions): Proxy {
   if (options.proxy) return options.proxy;
-  const owners = record[OWNERS];
-  const owner = Array.isArray(owners) ? owners[0] : owners;
-  return owner?.proxy() ?? record.getModelClass().getProxy();
+  return firstOwner(record)?.proxy() ?? record.getModelClass().getProxy();
 }
 
 export async function runSave(record: Model<object>, options: PersistOptions): Promise<Operation> {

@@ -27,6 +27,10 @@ function ignore(): void {
   // reported through the exception event and the snapshot's error
 }
 
+function gone(model: ModelClass<Model<object>>, what: string): TypeError {
+  return new TypeError(`Store of ${model.getEntityName()}: ${what}() after destroy(); make a new Store`);
+}
+
 // The option properties come from StoreConfig (declared once there, with their documentation).
 export interface Store<M extends Model = Model> extends Omit<Stored<StoreConfig<M>, StoreDefaults>, 'data' | 'model' | 'proxy'> {
   /** The Model class of the records. */
@@ -50,6 +54,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   readonly #syncs: Syncs<M>;
   #autoSyncQueued = false;
   #error: ProxyError | BatchError | undefined = undefined;
+  #destroyed = false;
   /** What the store shows, and its listeners. A record's visible change renews the snapshot (its records are the same objects). */
   readonly #view = new View<StoreSnapshot<M>>(() => snapshotOf(this, this.#error), sameShown);
   /** The records held (listed, removed, off the page) and what the store does when they change. */
@@ -68,7 +73,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       hears: (name) => this.hasListeners(name),
       refresh: () => this.#refresh(),
       edited: () => this.#queueAutoSync(),
-      changed: () => this.#view.changed(true),
+      // A shown record's change renews the snapshot; a hidden one's may change no more than hasChanges.
+      changed: (record) => this.#view.changed(record !== undefined && this.#records.shows(record)),
     });
     this.#loads = new Loads<M>({
       operation: (options, signal) => this.#loadOperation(options, signal),
@@ -180,11 +186,13 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Add records (records or plain data) at the end. Returns the records added. */
   add(records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
+    if (this.#destroyed) throw gone(this.model, 'add');
     return this.#insert(this.#records.list.all.length, records, true);
   }
 
   /** Insert records at an index. Returns the records inserted. */
   insert(index: number, records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
+    if (this.#destroyed) throw gone(this.model, 'insert');
     if (!Number.isInteger(index) || index < 0) throw new TypeError(`Store.insert: the index must be a non-negative integer, got ${describeValue(index)}`);
     const target = this.#records.list.visible[index];
     const at = target === undefined ? this.#records.list.all.length : this.#records.list.all.indexOf(target);
@@ -283,7 +291,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * completed after the load was sent are not undone by its answer.
    */
   load(options: LoadOptions = {}): Promise<M[]> {
-    return this.#loads.run(options);
+    return this.#destroyed ? Promise.reject(gone(this.model, 'load')) : this.#loads.run(options);
   }
 
   #loadOperation(options: LoadOptions, signal: AbortSignal): Operation {
@@ -418,7 +426,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * committed, what failed stays pending for the next sync. Syncs of one store run one after the other.
    */
   sync(options: SyncOptions = {}): Promise<Batch> {
-    return this.#syncs.run(options);
+    return this.#destroyed ? Promise.reject(gone(this.model, 'sync')) : this.#syncs.run(options);
   }
 
   /** True while a sync is running. */
@@ -433,6 +441,23 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       this.#autoSyncQueued = false;
       this.sync().catch(ignore);
     });
+  }
+
+  // ---- releasing --------------------------------------------------------------------------
+
+  /**
+   * Release the store: its records stop referring to it, its listeners and subscribers are
+   * dropped, a load in flight rejects as superseded, and it lists nothing; `load`, `sync`, `add`
+   * and `insert` are then a TypeError. Unsynced changes are not sent (records keep their edits).
+   */
+  destroy(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    this.#loads.stop();
+    this.#records.release();
+    this.dropListeners();
+    this.#view.clear();
+    this.#changed();
   }
 
   // ---- subscriptions -----------------------------------------------------------------------
@@ -455,9 +480,14 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   getSnapshot(): StoreSnapshot<M> {
     return this.#view.get();
   }
-}
 
-defineOptions(Store.prototype, 'Store', storeSchema);
+  static {
+    // Setting an option property (pageSize, sorters, ...) tells subscribers when the snapshot shows it.
+    defineOptions(Store.prototype, 'Store', storeSchema, (store) => {
+      if (#view in store) store.#view.changed();
+    });
+  }
+}
 
 // Vue's reactive() and ref() leave a store as it is, as markRaw would: the store tells its own
 // changes (subscribe, or rest-proxy/vue's useStore), and a deep proxy over its records would only slow them down.
