@@ -2,9 +2,17 @@
  * Snapshots: what a record looks like at one moment, for a UI that compares by identity (React's
  * useSyncExternalStore, Vue's shallow refs, Svelte's stores).
  */
+import { View } from '../util/notify.js';
 import { isPlainObject } from '../util/options.js';
 import { sameValue } from './fields.js';
 import type { DataOf, FieldErrorsOf, IdOf, Model } from './Model.js';
+import { metaOf } from './writes.js';
+
+/** A record's snapshot and listeners (made when first asked for; the view holds the record, and the record's meta the view). */
+export function viewOf(record: Model<object>): View<unknown> {
+  const meta = metaOf(record);
+  return (meta.view ??= new View<unknown>(() => new RecordSnapshot(record), sameRecordSnapshot));
+}
 
 /**
  * What a record looks like at one moment, for a UI: frozen, and a new object only when something
