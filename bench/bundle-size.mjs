@@ -27,12 +27,19 @@ export const users = new Store({ model: User });
  * then the budgets are a ratchet just above today's sizes, so that CI catches any growth.
  */
 export const TARGETS = { library: 24 * 1024, restProxyOnly: 12 * 1024 };
-export const BUDGETS = { library: 31.6 * 1024, typicalApp: 30.3 * 1024, restProxyOnly: 16.8 * 1024 };
+// Model.define, the validate hook and the store's field name check raised the library by 2.0 KiB
+// (the validators are in it) and the typical app by 0.86 KiB (the hook, define and the check;
+// no validator is bundled unless imported: see typicalAppWithValidators).
+export const BUDGETS = { library: 33.6 * 1024, typicalApp: 31.2 * 1024, restProxyOnly: 16.8 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {
   library: { entryPoints: [resolve(root, 'src/index.ts')] },
   typicalApp: app('typical-app', TYPICAL),
+  typicalAppWithValidators: app('typical-app-validators', `import { Model, Store, presence, email } from ${index};
+class User extends Model.define({ fields: { name: 'string', email: 'string' }, proxy: { type: 'rest', url: '/api/users' }, validators: { name: presence(), email: email() } }) {}
+export const users = new Store({ model: User });
+`),
   typicalAppWithPresets: app('typical-app-presets', `${TYPICAL}import ${presets};\n`),
   typicalAppWithReact: { ...app('typical-app-react', `${TYPICAL}export { useStore, useRecord } from ${react};\n`), external: ['react'] },
   modelMemory: app('model-memory-app', `import { Model, MemoryProxy } from ${index};
@@ -54,6 +61,12 @@ export const user = new User({ name: 'Ed' });
 
 /** Bundle one entry and measure it: { min, gzip } in bytes. */
 export async function measureBundle(name) {
+  const contents = await bundleOf(name);
+  return { min: contents.length, gzip: gzipSync(contents, { level: 9 }).length };
+}
+
+/** The minified bundle of one entry, as bytes. */
+export async function bundleOf(name) {
   const entry = ENTRIES[name];
   if (!entry) throw new Error(`unknown bundle ${name}`);
   const result = await build({
@@ -69,7 +82,7 @@ export async function measureBundle(name) {
   });
   const file = result.outputFiles[0];
   if (!file) throw new Error(`esbuild wrote nothing for ${name}`);
-  return { min: file.contents.length, gzip: gzipSync(file.contents, { level: 9 }).length };
+  return file.contents;
 }
 
 export async function measureAll() {
