@@ -315,7 +315,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** True when `validate()` finds nothing. */
   isValid(): boolean {
-    return Object.keys(validateRecord(this)).length === 0;
+    return Object.keys(this.validate()).length === 0;
   }
 
   // ---- persistence -------------------------------------------------------------------------

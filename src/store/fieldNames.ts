@@ -7,11 +7,10 @@ import type { Model, ModelClass } from '../model/Model.js';
  * that declares no fields takes any name.
  */
 export function checkFieldNames(model: ModelClass<Model>, where: string, items: readonly { property: string; sorterFn?: unknown; filterFn?: unknown }[]): void {
-  const fields = model.getFields();
-  if (fields.length === 0) return;
+  const names = model.getFields().map((field) => field.name);
   for (const { property, sorterFn, filterFn } of items) {
-    if (sorterFn === undefined && filterFn === undefined && property !== model.idProperty && !fields.some((field) => field.name === property)) {
-      throw new TypeError(`Store.${where}: ${model.getEntityName()} has no field "${property}" (fields: ${fields.map((field) => field.name).join(', ')})`);
+    if (names.length > 0 && !sorterFn && !filterFn && property !== model.idProperty && !names.includes(property)) {
+      throw new TypeError(`Store.${where}: ${model.getEntityName()} has no field "${property}" (fields: ${names.join(', ')})`);
     }
   }
 }
