@@ -12,7 +12,7 @@ describe('Model.define', () => {
     class User extends Model.define({
       fields: { name: 'string', age: { type: 'int', allowNull: false }, born: 'date', tags: auto<string[]>({ defaultValue: [] }) },
     }) {}
-    const user = new User({ name: 'Ed', age: '42' as unknown as number, born: '2000-01-02T00:00:00.000Z' });
+    const user = new User({ name: 'Ed', age: '42' as unknown as number, born: '2000-01-02T00:00:00.000Z' as unknown as Date });
     expect(user.get('age')).toBe(42);
     expect(user.get('born')).toEqual(new Date('2000-01-02T00:00:00.000Z'));
     expect(user.get('tags')).toEqual([]);

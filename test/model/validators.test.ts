@@ -193,7 +193,7 @@ describe('validate() and isValid()', () => {
 
 describe('bad configuration is a TypeError when the model is defined', () => {
   it('a validator on an undeclared field', () => {
-    expect(() => Model.define({ fields: { name: 'string' }, validators: { nmae: presence() } as { name: Validator } })).toThrow(/validators: "nmae" is no declared field/);
+    expect(() => Model.define({ fields: { name: 'string' }, validators: { nmae: presence() } as never })).toThrow(/validators: "nmae" is no declared field/);
   });
 
   it('something that is not a validator', () => {
