@@ -50,10 +50,9 @@ export function validateRecord(record: ValueHolder): FieldErrors {
   const errors: FieldErrors = {};
   for (const [field, list] of rules) {
     const value = readField(record, field);
-    for (const rule of list) {
-      const messages = rule(value, record);
-      if (messages.length > 0) (errors[field] ??= []).push(...messages);
-    }
+    const messages = list.flatMap((rule) => rule(value, record));
+    // Each field once (the rules are by field): an own key, also for one named `constructor`.
+    if (messages.length > 0) errors[field] = messages;
   }
   for (const messages of Object.values(errors)) Object.freeze(messages);
   return Object.freeze(errors);

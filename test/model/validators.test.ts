@@ -186,6 +186,14 @@ describe('validate() and isValid()', () => {
     expect(user.dirty).toBe(true);
   });
 
+  it('fields named like Object.prototype members are own keys of the errors', () => {
+    class Odd extends Model.define({ fields: { constructor: 'string', toString: 'string', hasOwnProperty: 'string' }, validators: { constructor: presence(), toString: [presence(), presence()], hasOwnProperty: presence() } }) {}
+    const errors = new Odd({ constructor: '', toString: ' ', hasOwnProperty: '' }).validate();
+    expect(Object.keys(errors)).toEqual(['constructor', 'toString', 'hasOwnProperty']);
+    expect(errors.toString).toEqual(['is required', 'is required']);
+    expect(Object.hasOwn(errors, 'constructor')).toBe(true);
+  });
+
   it('a model without validators is always valid', () => {
     expect(new Model({ anything: 1 }).isValid()).toBe(true);
   });
