@@ -70,7 +70,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   static entityName = '';
   /** The validators per field, checked by `validate()` and before a save or sync sends a record. @example { name: presence() } */
   static validators: Validators | undefined = undefined;
-  /** {@inheritDoc defineModel} */
+  /** A model class to extend, whose record type follows from its fields: `class User extends Model.define({ fields: { name: 'string' } }) {}`. */
   static define = defineModel;
 
   /** The data type of the records (types only: nothing at run time), so that records of different models are different types. */

@@ -3,6 +3,7 @@
  * its field declarations, as the runtime converts them. Types mostly: at run time it makes a
  * subclass with the section 5 statics (an object `fields` becomes the array of configs).
  */
+import type { FieldType } from '../operation/types.js';
 import type { AjaxProxy } from '../proxy/AjaxProxy.js';
 import type { MemoryProxy } from '../proxy/MemoryProxy.js';
 import type { Proxy } from '../proxy/Proxy.js';
@@ -15,19 +16,18 @@ import { infoOf, type ModelStatics } from './modelInfo.js';
 import type { ModelInit } from './types.js';
 import { rulesOf, type Validator } from './validate.js';
 
-type TypeName = 'auto' | 'string' | 'int' | 'number' | 'boolean' | 'date';
 
 /** Types only: the value type an `auto<T>()` field declares. */
 declare const AUTO: unique symbol;
 
 /** The options of a field given by its key in an object `fields` (the key is its name). */
-export type FieldOptions = Omit<FieldConfig, 'name' | 'type'> & { type?: TypeName };
+export type FieldOptions = Omit<FieldConfig, 'name' | 'type'> & { type?: FieldType };
 
 /** An `auto` field whose values are of type `T` (`| null` unless `Nullable` is false): made by `auto<T>()`. */
 export type AutoField<T, Nullable extends boolean = true> = Omit<FieldOptions, 'type' | 'convert'> & { type: 'auto'; readonly [AUTO]: [T, Nullable] };
 
 /** What `fields` may be: an object of type names or options by field name, or a section 5 array. */
-export type FieldsInput = { readonly [name: string]: TypeName | FieldOptions } | readonly (string | FieldConfig)[];
+export type FieldsInput = { readonly [name: string]: FieldType | FieldOptions } | readonly (string | FieldConfig)[];
 
 type Base<T> = T extends 'string' ? string : T extends 'int' | 'number' ? number : T extends 'boolean' ? boolean : T extends 'date' ? Date : unknown;
 type TypeOf<S> = S extends { type: infer T } ? T : 'auto';
