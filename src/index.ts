@@ -10,7 +10,7 @@ export { auto, fieldsFor } from './model/define.js';
 export type { AutoField, DefinedModel, DefineOptions, FieldOptions, FieldsData, FieldsInput, FieldsMatch, FieldValue, ProxyOf, RecordOf } from './model/define.js';
 export { custom, email, exclusion, format, inclusion, length, presence, range } from './model/validators.js';
 export type { FormatOptions, LengthOptions, ListOptions, MessageOptions, PresenceOptions, RangeOptions, ValidatorMessage } from './model/validators.js';
-export type { Validator, Validators } from './model/validate.js';
+export type { Validator, Validators, ValidatorsOf } from './model/validate.js';
 export type { FieldConfig, FieldDeclaration } from './model/fields.js';
 
 export { Store } from './store/Store.js';

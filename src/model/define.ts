@@ -14,7 +14,7 @@ import type { FieldConfig } from './fields.js';
 import type { Model } from './Model.js';
 import { infoOf, type ModelStatics } from './modelInfo.js';
 import type { ModelInit } from './types.js';
-import { rulesOf, type Validator } from './validate.js';
+import { rulesOf, type ValidatorsOf } from './validate.js';
 
 
 /** Types only: the value type an `auto<T>()` field declares. */
@@ -63,7 +63,7 @@ export interface DefineOptions<F extends FieldsInput, P, I extends string> {
   /** The proxy: a Proxy, or a config such as `{ type: 'rest', url: '/users' }`. */
   proxy?: P;
   /** The validators per field. @example { name: presence(), email: [presence(), email()] } */
-  validators?: { readonly [K in keyof NoInfer<RecordOf<F, I>>]?: Validator | readonly Validator[] };
+  validators?: ValidatorsOf<NoInfer<RecordOf<F, I>>>;
   /** The name in messages and client ids. Default: the last segment of the proxy's url. */
   entityName?: string;
   /** The id field's name. Default `'id'`. */

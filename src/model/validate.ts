@@ -18,6 +18,12 @@ export type Validator = (value: unknown, record: RecordLike) => readonly string[
 /** A model's validators: one or several per field, checked in the order given. */
 export type Validators = { readonly [field: string]: Validator | readonly Validator[] };
 
+/**
+ * Validators typed by a model's fields: a name that is not a field does not compile.
+ * @example static override validators = { name: presence() } satisfies ValidatorsOf<UserData>;
+ */
+export type ValidatorsOf<D> = { readonly [K in keyof D & string]?: Validator | readonly Validator[] };
+
 /** The errors of a valid record (and of one never checked). */
 export const NO_ERRORS: FieldErrors = Object.freeze({});
 const rulesByModel = new WeakMap<object, [string, readonly Validator[]][]>();

@@ -22,6 +22,7 @@ import {
   type FieldErrorsOf,
   type Proxy,
   type ProxySpec,
+  type ValidatorsOf,
 } from '../../src/index.js';
 
 class User extends Model.define({
@@ -244,6 +245,13 @@ describe('the class syntax keeps working', () => {
       static override validators = { name: presence() };
     }
     expectTypeOf(new Old().get('name')).toEqualTypeOf<string>();
+    class Checked extends Model<{ id: number; name: string }> {
+      static override fields = ['id', 'name'];
+      static override validators = { name: presence() } satisfies ValidatorsOf<{ id: number; name: string }>;
+    }
+    void Checked;
+    // @ts-expect-error: nmae is not a field
+    void ({ nmae: presence() } satisfies ValidatorsOf<{ id: number; name: string }>);
     void new Store({ model: Old }).sort('name');
     // @ts-expect-error: no field nmae
     void new Store({ model: Old }).sort('nmae');
