@@ -27,12 +27,16 @@ export const users = new Store({ model: User });
  * then the budgets are a ratchet just above today's sizes, so that CI catches any growth.
  */
 export const TARGETS = { library: 24 * 1024, restProxyOnly: 12 * 1024 };
-export const BUDGETS = { library: 34.3 * 1024, typicalApp: 32.3 * 1024, restProxyOnly: 18.2 * 1024 };
+export const BUDGETS = { library: 36.1 * 1024, typicalApp: 33.2 * 1024, restProxyOnly: 18.2 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {
   library: { entryPoints: [resolve(root, 'src/index.ts')] },
   typicalApp: app('typical-app', TYPICAL),
+  typicalAppWithValidators: app('typical-app-validators', `import { Model, Store, presence, email } from ${index};
+class User extends Model.define({ fields: { name: 'string', email: 'string' }, proxy: { type: 'rest', url: '/api/users' }, validators: { name: presence(), email: email() } }) {}
+export const users = new Store({ model: User });
+`),
   typicalAppWithPresets: app('typical-app-presets', `${TYPICAL}import ${presets};\n`),
   typicalAppWithReact: { ...app('typical-app-react', `${TYPICAL}export { useStore, useRecord } from ${react};\n`), external: ['react'] },
   modelMemory: app('model-memory-app', `import { Model, MemoryProxy } from ${index};
@@ -54,6 +58,12 @@ export const user = new User({ name: 'Ed' });
 
 /** Bundle one entry and measure it: { min, gzip } in bytes. */
 export async function measureBundle(name) {
+  const contents = await bundleOf(name);
+  return { min: contents.length, gzip: gzipSync(contents, { level: 9 }).length };
+}
+
+/** The minified bundle of one entry, as bytes. */
+export async function bundleOf(name) {
   const entry = ENTRIES[name];
   if (!entry) throw new Error(`unknown bundle ${name}`);
   const result = await build({
@@ -69,7 +79,7 @@ export async function measureBundle(name) {
   });
   const file = result.outputFiles[0];
   if (!file) throw new Error(`esbuild wrote nothing for ${name}`);
-  return { min: file.contents.length, gzip: gzipSync(file.contents, { level: 9 }).length };
+  return file.contents;
 }
 
 export async function measureAll() {

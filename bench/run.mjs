@@ -352,6 +352,7 @@ out.push(table(
     ['rest-proxy, whole library (src/index.ts)', kib(results.sizes.library.min), kib(results.sizes.library.gzip)],
     ['app importing only RestProxy (tree-shaken)', kib(results.sizes.restProxyOnly.min), kib(results.sizes.restProxyOnly.gzip)],
     ['typical app: Model, Store, RestProxy', kib(results.sizes.typicalApp.min), kib(results.sizes.typicalApp.gzip)],
+    ['typical app with Model.define and two validators (presence, email)', kib(results.sizes.typicalAppWithValidators.min), kib(results.sizes.typicalAppWithValidators.gzip)],
     ['typical app + the built-in presets (rest-proxy/presets)', kib(results.sizes.typicalAppWithPresets.min), kib(results.sizes.typicalAppWithPresets.gzip)],
     ['typical app + rest-proxy/react (React itself not counted)', kib(results.sizes.typicalAppWithReact.min), kib(results.sizes.typicalAppWithReact.gzip)],
     ['app importing Model and MemoryProxy', kib(results.sizes.modelMemory.min), kib(results.sizes.modelMemory.gzip)],

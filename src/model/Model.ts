@@ -13,17 +13,18 @@ import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type Own
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { proxyOf, requestOptions, runDestroy, saveRecord, takeServerRecord } from './persistence.js';
 import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
-import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
+import { defineModel, type ProxyOf } from './define.js';
+import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
+import { NO_ERRORS, validateRecord, type Validators } from './validate.js';
 import { convertOrThrow, fromServerValue, getData, initValues, readField, setValues } from './values.js';
 import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
 import { isPhantom, NEW, SAVED, type WriteState } from './writeState.js';
 
-export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
+export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
 export { RecordSnapshot };
 
 const proxies = new WeakMap<object, Proxy>();
 let clientIds = 0;
-const NO_ERRORS: FieldErrors = Object.freeze(Object.create(null));
 
 /** A key that exists only in types: it gives each model's records their data type, so a Post is not a User. */
 declare const DATA_TYPE: unique symbol;
@@ -67,6 +68,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * minifiers rename. @example static override entityName = 'User';
    */
   static entityName = '';
+  /** The validators per field, checked by `validate()` and before a save or sync sends a record. @example { name: presence() } */
+  static validators: Validators | undefined = undefined;
+  /** A model class to extend, whose record type follows from its fields: `class User extends Model.define({ fields: { name: 'string' } }) {}`. */
+  static define = defineModel;
 
   /** The data type of the records (types only: nothing at run time), so that records of different models are different types. */
   declare readonly [DATA_TYPE]?: { [K in keyof D]: D[K] };
@@ -118,7 +123,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return entityNameOf(this);
   }
 
-  /** The proxy of this class, made from `static proxy` the first time it is needed. */
+  /** The proxy of this class, made from `static proxy` the first time it is needed (typed as the proxy declared). */
+  static getProxy<C extends { readonly proxy: unknown }>(this: C): ProxyOf<C['proxy']>;
   static getProxy(): Proxy {
     const cached = proxies.get(this);
     if (cached) return cached;
@@ -302,6 +308,16 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return this;
   }
 
+  /** The failing fields and their messages (frozen; empty when valid). Changes nothing. */
+  validate(): FieldErrorsOf<D> {
+    return validateRecord(this);
+  }
+
+  /** True when `validate()` finds nothing. */
+  isValid(): boolean {
+    return Object.keys(this.validate()).length === 0;
+  }
+
   // ---- persistence -------------------------------------------------------------------------
 
   /**
@@ -313,7 +329,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * update succeeded (it rejects with the update's error if not: the record is created, and the
    * edits stay unsaved).
    */
-  save(options: PersistOptions = {}): Promise<Operation> {
+  save(options: SaveOptions = {}): Promise<Operation> {
     return saveRecord(this, options);
   }
 

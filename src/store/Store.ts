@@ -14,14 +14,15 @@ import { Observable } from '../util/events.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
 import { comparable } from '../util/sorting.js';
-import { snapshotOf, storeSchema, type Group, type LoadOptions, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
+import { checkFieldNames } from './fieldNames.js';
+import { snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
 import { StoreRecords } from './records.js';
 import { Syncs } from './sync.js';
 
-export type { Group, LoadOptions, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
+export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
 
 function ignore(): void {
   // reported through the exception event and the snapshot's error
@@ -64,6 +65,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     super();
     const { data, ...rest } = isPlainObject(config) ? config : { data: undefined };
     applyOptions(this, 'Store', storeSchema, isPlainObject(config) ? rest : config);
+    if (!this.remoteSort) checkFieldNames(this.model, 'sorters', this.sorters);
+    if (!this.remoteFilter) checkFieldNames(this.model, 'filters', this.filters);
+    if (!this.remoteGroup && this.groupField !== undefined) checkFieldNames(this.model, 'groupField', [{ property: this.groupField }]);
     this.#records = new StoreRecords<M>({
       store: this,
       model: () => this.model,
@@ -342,24 +346,26 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * Sort by a property (calling it again for the same property without a direction flips it),
    * or by a list of sorters. Remote: reloads the first page; local: sorts now.
    */
-  sort(property: string, direction?: Direction): Promise<M[]>;
-  sort(sorters: Sorter[]): Promise<M[]>;
-  sort(propertyOrSorters: string | Sorter[], direction?: Direction): Promise<M[]> {
-    if (typeof propertyOrSorters === 'string') {
+  sort(property: FieldName<M>, direction?: Direction): Promise<M[]>;
+  sort(sorters: SorterOf<M>[]): Promise<M[]>;
+  sort(propertyOrSorters: FieldName<M> | SorterOf<M>[], direction?: Direction): Promise<M[]> {
+    let sorters = propertyOrSorters;
+    if (typeof sorters === 'string') {
       const first = this.sorters[0];
-      const dir = direction ?? (first?.property === propertyOrSorters && first.direction !== 'DESC' ? 'DESC' : 'ASC');
-      this.sorters = [{ property: propertyOrSorters, direction: dir }];
-    } else {
-      this.sorters = propertyOrSorters;
+      sorters = [{ property: sorters, direction: direction ?? (first?.property === sorters && first.direction !== 'DESC' ? 'DESC' : 'ASC') }];
     }
+    if (!this.remoteSort) checkFieldNames(this.model, 'sort', sorters);
+    this.sorters = sorters;
     return this.#afterQueryChange(this.remoteSort);
   }
 
   /** Filter on a property (replacing a filter on the same property), or add a list of filters. */
-  filter(property: string, value: unknown, operator?: Filter['operator']): Promise<M[]>;
-  filter(filters: Filter[]): Promise<M[]>;
-  filter(propertyOrFilters: string | Filter[], value?: unknown, operator?: Filter['operator']): Promise<M[]> {
+  filter(property: FieldName<M>, value: unknown, operator?: Filter['operator']): Promise<M[]>;
+  filter(property: string, value: unknown, operator: 'search'): Promise<M[]>;
+  filter(filters: FilterOf<M>[]): Promise<M[]>;
+  filter(propertyOrFilters: string | FilterOf<M>[], value?: unknown, operator?: Filter['operator']): Promise<M[]> {
     const added: Filter[] = typeof propertyOrFilters === 'string' ? [{ property: propertyOrFilters, value, ...(operator !== undefined ? { operator } : {}) }] : propertyOrFilters;
+    if (!this.remoteFilter) checkFieldNames(this.model, 'filter', added);
     const replaced = new Set(added.map((filter) => filter.property));
     this.filters = [...this.filters.filter((filter) => !replaced.has(filter.property)), ...added];
     this.currentPage = 1;
@@ -372,7 +378,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     return this.#afterQueryChange(this.remoteFilter);
   }
 
-  group(property: string, direction: Direction = 'ASC'): Promise<M[]> {
+  group(property: FieldName<M>, direction: Direction = 'ASC'): Promise<M[]> {
+    if (!this.remoteGroup) checkFieldNames(this.model, 'group', [{ property }]);
     this.groupField = property;
     this.groupDir = direction;
     return this.#afterQueryChange(this.remoteGroup);

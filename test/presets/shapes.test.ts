@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 // The built-in presets are registered where they are imported, as in an app.
 import '../../src/presets.js';
-import { Model, Store, type Filter } from '../../src/index.js';
+import { Model, Store, type FilterOf } from '../../src/index.js';
 import type { RecordedRequest, TestServer } from '../server/index.js';
 import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
 import { defineUser, startUsers, type PresetName, type UserData } from './fixtures.js';
@@ -191,7 +191,7 @@ describe('django-rest', () => {
 });
 
 describe('filters that would silently match the wrong records are refused before anything is sent', () => {
-  const cases: [PresetName, Filter, RegExp][] = [
+  const cases: [PresetName, FilterOf<Model<UserData>>, RegExp][] = [
     ['django-rest', { property: 'id', operator: 'in', value: [] }, /has no values/],
     ['laravel', { property: 'name', operator: 'in', value: [] }, /has no values/],
     ['spring-data-rest', { property: 'name', operator: 'in', value: [] }, /has no values/],
