@@ -16,7 +16,7 @@ import { isSnapshotOf, RecordSnapshot, sameRecordSnapshot } from './snapshot.js'
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
 import { convertOrThrow, fromServerValue, getData, initValues, readField, setValues } from './values.js';
 import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
-import { isPhantom, NEW, SAVED, type WriteState } from './writeState.js';
+import { isPhantom, NEW, SAVED, type CreateRequest, type WriteState } from './writeState.js';
 
 export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
 export { RecordSnapshot };
@@ -372,8 +372,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   /** @internal */
-  [SEND](action: Action, batch?: string): unknown {
-    return sendWrite(this, action, batch);
+  [SEND](action: Action, request?: CreateRequest): unknown {
+    return sendWrite(this, action, request);
   }
 
   /** @internal */
