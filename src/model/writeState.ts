@@ -32,7 +32,7 @@ export interface CreateRequest {
 }
 
 export type WriteState =
-  /** Not on the server: never sent, or nothing sent can have been applied. `key`: the key of its request that failed, kept. */
+  /** Not on the server: never sent, or nothing sent can have been applied. `key`: that of its last create, sent alone, that failed. */
   | { readonly status: 'new'; readonly key: string | undefined }
   /**
    * A create is in flight, in `request`. `sent`: the record's values now; `applied`: those of the
@@ -76,7 +76,9 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
     case 'fail':
       if (state.status === 'creating') {
         const applied = event.applied === 'maybe' ? (state.applied ?? state.sent) : state.applied;
-        return applied === undefined ? { status: 'new', key: state.request.key } : { status: 'unconfirmed', request: state.request, applied };
+        if (applied !== undefined) return { status: 'unconfirmed', request: state.request, applied };
+        // Nothing was applied: a record sent alone keeps its key (a server may have kept the refusal under it otherwise).
+        return state.request.records.length === 1 ? { status: 'new', key: state.request.key } : NEW;
       }
       if (state.status === 'saved' && event.applied === 'maybe') return { status: 'saved', unsure: event.body };
       return state;
