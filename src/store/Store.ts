@@ -1,6 +1,6 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
-import { unjoin } from '../model/internal.js';
+import { belongsTo, unjoin } from '../model/internal.js';
 import { readField } from '../model/values.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { mayExist } from '../model/writeState.js';
@@ -50,8 +50,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   readonly #syncs: Syncs<M>;
   #autoSyncQueued = false;
   #error: ProxyError | BatchError | undefined = undefined;
-  /** What the store shows, and its listeners. A record's visible change renews the snapshot (its records are the same objects). */
-  readonly #view = new View<StoreSnapshot<M>>(() => snapshotOf(this, this.#error), sameShown);
+  /** What the store shows, and its listeners. The records are the view's: a new array only when something shown changed. */
+  readonly #view = new View<StoreSnapshot<M>>(() => snapshotOf(this, this.#error, this.#records.list.view.records()), sameSnapshot);
   /** The records held (listed, removed, off the page) and what the store does when they change. */
   readonly #records: StoreRecords<M>;
 
@@ -68,7 +68,10 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       hears: (name) => this.hasListeners(name),
       refresh: () => this.#refresh(),
       edited: () => this.#queueAutoSync(),
-      changed: () => this.#view.changed(true),
+      changed: (record) => {
+        if (record !== undefined) this.#records.list.view.touched(record);
+        this.#view.changed();
+      },
     });
     this.#loads = new Loads<M>({
       operation: (options, signal) => this.#loadOperation(options, signal),
@@ -240,7 +243,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Whether anything is waiting to be synced. */
   hasChanges(): boolean {
-    return this.#records.changes.pending(this.#records.list.all).length > 0;
+    const { list, changes, owner } = this.#records;
+    // The listed records that may be dirty are kept aside: no look at every record per snapshot.
+    return list.view.anyDirty((record) => belongsTo(record, owner)) || changes.offPage.some((record) => record.dirty) || changes.removed.some((record) => !record.erased);
   }
 
   /** Take every edit as saved and forget pending removals (no request). New records stay new. */
@@ -268,7 +273,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       record.reject();
     }
     this.#records.list.reindex();
-    this.#refresh();
+    this.#refresh(true);
     this.fire('datachanged', { store: this });
   }
 
@@ -394,17 +399,17 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       this.currentPage = 1;
       return this.load();
     }
-    this.#refresh();
+    this.#refresh(true);
     this.fire('datachanged', { store: this });
     return Promise.resolve(this.getRange());
   }
 
-  /** Apply the local sorters, grouping and filters. */
-  #refresh(): void {
+  /** Apply the local sorters, grouping and filters (`force`: made again though they did not change). */
+  #refresh(force = false): void {
     const sorters: Sorter[] = [];
     if (!this.remoteGroup && this.groupField !== undefined) sorters.push({ property: this.groupField, direction: this.groupDir });
     sorters.push(...(this.remoteSort ? this.sorters.filter((sorter) => sorter.sorterFn !== undefined) : this.sorters));
-    this.#records.list.arrange(sorters, this.remoteFilter ? this.filters.filter((filter) => filter.filterFn !== undefined) : this.filters);
+    this.#records.list.arrange(sorters, this.remoteFilter ? this.filters.filter((filter) => filter.filterFn !== undefined) : this.filters, force);
     this.#changed();
   }
 
@@ -455,6 +460,11 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   getSnapshot(): StoreSnapshot<M> {
     return this.#view.get();
   }
+}
+
+/** Two store snapshots that show the same: the same records array (the view makes a new one for a change), the rest by value. */
+function sameSnapshot<M extends Model>(a: StoreSnapshot<M>, b: StoreSnapshot<M>): boolean {
+  return a.records === b.records && sameShown({ ...a, records: 0 }, { ...b, records: 0 });
 }
 
 defineOptions(Store.prototype, 'Store', storeSchema);

@@ -141,10 +141,10 @@ export const storeSchema = {
 export type StoreDefaults = 'pageSize' | 'remoteSort' | 'remoteFilter' | 'remoteGroup' | 'sorters' | 'filters' | 'groupDir' | 'autoLoad' | 'autoSync';
 
 /** What a store looks like now (see Store.getSnapshot). */
-export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError | BatchError | undefined): StoreSnapshot<M> {
+export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError | BatchError | undefined, records: readonly M[]): StoreSnapshot<M> {
   return Object.freeze({
     store,
-    records: Object.freeze(store.getRange()),
+    records,
     total: store.getTotalCount(),
     page: store.currentPage,
     pageCount: store.getPageCount(),

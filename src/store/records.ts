@@ -27,8 +27,8 @@ export interface RecordsHost<M extends Model> {
   refresh(): void;
   /** An edit happened: sync soon when autoSync is on. */
   edited(): void;
-  /** Something visible changed (for subscriptions). */
-  changed(): void;
+  /** Something visible changed (for subscriptions): about this record, when one is given. */
+  changed(record?: M): void;
 }
 
 export class StoreRecords<M extends Model> {
@@ -47,7 +47,7 @@ export class StoreRecords<M extends Model> {
         if (own !== undefined) host.emit('update', { store: host.store, record: own, operation: 'reject', modifiedFieldNames: [] });
       },
       afterErase: (record) => this.#afterErase(record),
-      afterChange: () => host.changed(),
+      afterChange: (record) => host.changed(this.#own(record)),
     };
   }
 
