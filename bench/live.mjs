@@ -3,7 +3,7 @@
  * filter and group, each against its floor in the same run.
  *
  * - One edit, awaited until a subscriber has the new snapshot (one subscriber, as `useStore`
- *   has), at 1,000 and 100,000 records, the store unsorted and locally sorted by `name`, the edit
+ *   has; the median edit of each run, so that a run is not one descheduling of the process), at 1,000 and 100,000 records, the store unsorted and locally sorted by `name`, the edit
  *   of `name` (the sort key) and of `age` (another field). Floor: one copy of the array a view
  *   shows (section 8 wants a new `records` array), handed over in a microtask.
  * - Local sort, filter and group of 100,000: `store.sort('name', 'ASC')`, `store.filter('name',
@@ -11,7 +11,7 @@
  *   comparator, `Array.prototype.filter` reading the raw field, and that sort plus one pass
  *   cutting it into groups, on the same rows as plain objects.
  */
-import { alternate, libModels, summarize } from './cases.mjs';
+import { alternate, libModels, median, summarize } from './cases.mjs';
 
 const NAMES = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Margaret', 'Ken', 'Frances', 'Dennis']
   .flatMap((first) => ['Lovelace', 'Turing', 'Hopper', 'Dijkstra', 'Liskov', 'Knuth', 'Hamilton', 'Thompson', 'Allen', 'Ritchie'].map((last) => `${first} ${last}`));
@@ -55,7 +55,7 @@ export async function liveSection({ lib, url, quick, gc, log }) {
       return {
         name,
         async run() {
-          let total = 0;
+          const times = [];
           for (let i = 0; i < edits; i++) {
             const record = store.getAt(Math.floor(rand() * n));
             let value = record.get(field);
@@ -68,26 +68,26 @@ export async function liveSection({ lib, url, quick, gc, log }) {
             });
             record.set(field, value);
             await heard;
-            total += performance.now() - t0;
+            times.push(performance.now() - t0);
             if (last === before || last.records.length !== n) throw new Error('live: the subscriber was not told a new snapshot');
           }
-          return { edit: (total / edits) * 1000 };
+          return { edit: median(times) * 1000 };
         },
       };
     };
     const floor = {
       name: 'floor: one copy of the array',
       async run() {
-        let total = 0;
+        const times = [];
         for (let i = 0; i < edits; i++) {
           const t0 = performance.now();
           const copy = await new Promise((resolve) => {
             queueMicrotask(() => resolve(rows.slice()));
           });
-          total += performance.now() - t0;
+          times.push(performance.now() - t0);
           if (copy.length !== n) throw new Error('live: floor');
         }
-        return { edit: (total / edits) * 1000 };
+        return { edit: median(times) * 1000 };
       },
     };
     const variants = [
@@ -150,7 +150,7 @@ export async function liveSection({ lib, url, quick, gc, log }) {
   };
   out.query = {};
   for (const [operation, variants] of Object.entries(cases)) {
-    const samples = await alternate(variants, { warmup: 1, runs: quick ? 3 : 7, gc });
+    const samples = await alternate(variants, { warmup: 1, runs: quick ? 3 : 5, gc });
     out.query[operation] = summarize(samples, 'floor');
     log(`live ${operation} 100k: ${Object.entries(out.query[operation]).map(([name, s]) => `${name} ${s.ms.median.toFixed(1)} ms`).join(', ')}`);
   }

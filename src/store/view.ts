@@ -270,16 +270,24 @@ export class RecordView<M extends Model<object>> {
       const wasShown = entry.shown;
       entry.keys = keys;
       entry.shown = show;
-      if (moved) {
-        ordered.splice(from, 1);
-        ordered.splice(this.#search(ordered, entry), 0, record);
-      }
-      if (shown !== undefined) {
-        if (shownAt !== -1) shown.splice(shownAt, 1);
-        if (show && (shownAt !== -1 || !wasShown)) shown.splice(this.#search(shown, entry), 0, record);
-      }
+      if (moved) this.#move(ordered, from, entry);
+      if (shown === undefined) continue;
+      if (shownAt !== -1 && show) this.#move(shown, shownAt, entry);
+      else if (shownAt !== -1) shown.splice(shownAt, 1);
+      else if (show && !wasShown) shown.splice(this.#search(shown, entry), 0, record);
     }
     this.#pending.clear();
+  }
+
+  /** Move the record at `from` to its place by its entry (shifting only the records between). */
+  #move(array: M[], from: number, entry: Entry<M>): void {
+    const to = this.#search(array, entry, false, from);
+    const step = to > from ? 1 : -1;
+    for (let i = from; i !== to; i += step) {
+      const next = array[i + step];
+      if (next !== undefined) array[i] = next;
+    }
+    array[to] = entry.record;
   }
 
   /** Where a record is in an array of the view (found by its keys as they were when placed). */
@@ -289,16 +297,16 @@ export class RecordView<M extends Model<object>> {
     return array[at] === entry.record ? at : array.indexOf(entry.record);
   }
 
-  /** The first index whose entry comes after `entry` (`atOrAfter`: not before it). */
-  #search(array: M[], entry: Entry<M>, atOrAfter = false): number {
+  /** The first index whose entry comes after `entry` (`atOrAfter`: not before it), in the array without index `skip`. */
+  #search(array: M[], entry: Entry<M>, atOrAfter = false, skip = array.length): number {
     const compare = this.#compare;
     const index = this.#index;
     if (compare === undefined || index === undefined) return array.length;
     let low = 0;
-    let high = array.length;
+    let high = skip < array.length ? array.length - 1 : array.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      const other = array[mid];
+      const other = array[mid < skip ? mid : mid + 1];
       const there = other === undefined ? undefined : index.get(other);
       const order = there === undefined ? 1 : compare(there, entry);
       if (order < 0 || (order === 0 && !atOrAfter)) low = mid + 1;
