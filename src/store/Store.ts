@@ -162,7 +162,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   /** The records from `start` to `end`, both included (all by default). */
   getRange(start = 0, end?: number): M[] {
     const list = this.#records.list.visible;
-    return list.slice(start, end === undefined ? list.length : end + 1);
+    const to = end === undefined ? list.length : end + 1;
+    // The whole list spread, not sliced: the view's array may be frozen (a snapshot holds it), and V8 slices those slowly.
+    return start === 0 && to >= list.length ? [...list] : list.slice(start, to);
   }
 
   [Symbol.iterator](): Iterator<M> {

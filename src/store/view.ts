@@ -80,6 +80,8 @@ export class RecordView<M extends Model<object>> {
   /** Whether what is shown changed since the last copy handed to a snapshot. */
   #changed = true;
   #copy: readonly M[] | undefined;
+  /** Whether the last copy is the view's own array (then copied before it changes). */
+  #shared = false;
   /** Records that were dirty when last seen (undefined: not known, the list is read when asked). */
   #dirty: Set<M> | undefined;
 
@@ -129,7 +131,14 @@ export class RecordView<M extends Model<object>> {
   records(): readonly M[] {
     const shown = this.shown();
     const copy = this.#copy;
-    const records = this.#changed || copy === undefined || (this.#rebuilt && !sameItems(copy, shown)) ? Object.freeze(shown.slice()) : copy;
+    let records = copy;
+    if (this.#changed || records === undefined || (this.#rebuilt && !sameItems(records, shown))) {
+      // The view's own array is handed over as it is (and copied before its next change); the list's is copied.
+      const own = shown !== this.all();
+      // A record in it changed: a new array all the same (the one handed over last is kept as it was).
+      records = Object.freeze(own ? (shown === records ? this.#own(shown) : shown) : shown.slice());
+      this.#shared = own;
+    }
     this.#copy = records;
     this.#changed = false;
     this.#rebuilt = false;
@@ -175,8 +184,8 @@ export class RecordView<M extends Model<object>> {
       const entry: Entry<M> = { record, ord: this.#nextOrd++, shown: this.#test?.(record) ?? true, keys: this.#keysOf(record) };
       index.set(record, entry);
       this.#pending.delete(record);
-      if (this.#ordered) this.#ordered.splice(this.#search(this.#ordered, entry), 0, record);
-      if (this.#shown && entry.shown) this.#shown.splice(this.#search(this.#shown, entry), 0, record);
+      if (this.#ordered) this.#own(this.#ordered).splice(this.#search(this.#ordered, entry), 0, record);
+      if (this.#shown && entry.shown) this.#own(this.#shown).splice(this.#search(this.#shown, entry), 0, record);
     }
   }
 
@@ -194,7 +203,7 @@ export class RecordView<M extends Model<object>> {
       // Not indexed (the index was made after it left the list): found by identity.
       for (const array of [this.#ordered, entry?.shown === false ? undefined : this.#shown]) {
         const at = array === undefined ? -1 : entry === undefined ? array.indexOf(record) : this.#locate(array, entry);
-        if (at !== -1) array?.splice(at, 1);
+        if (array !== undefined && at !== -1) this.#own(array).splice(at, 1);
       }
       index.delete(record);
       this.#pending.delete(record);
@@ -204,6 +213,7 @@ export class RecordView<M extends Model<object>> {
   #rebuild(): void {
     const all = this.all();
     this.#stale = false;
+    this.#shared = false;
     this.#rebuilt = true;
     this.#pending.clear();
     this.#index = undefined;
@@ -256,27 +266,42 @@ export class RecordView<M extends Model<object>> {
   /** Each changed record moved to its place, and shown or hidden by the filters. */
   #update(): void {
     const index = this.#indexed();
-    const ordered = this.#ordered;
-    const shown = this.#shown;
     for (const record of this.#pending) {
       const entry = index.get(record);
       if (entry === undefined) continue; // not listed (removed, or off the page)
       const keys = this.#keysOf(record);
       const show = this.#test?.(record) ?? true;
-      const moved = ordered !== undefined && (this.#byIdentity || keys.some((key, i) => compareKeys(key, entry.keys[i]) !== 0));
-      if (entry.shown || show) this.#changed = true;
-      const from = moved ? this.#locate(ordered, entry) : -1;
-      const shownAt = shown !== undefined && entry.shown && (moved || !show) ? this.#locate(shown, entry) : -1;
       const wasShown = entry.shown;
+      const moved = this.#ordered !== undefined && (this.#byIdentity || keys.some((key, i) => compareKeys(key, entry.keys[i]) !== 0));
+      if (wasShown || show) this.#changed = true;
+      if (!moved && wasShown === show) {
+        entry.keys = keys;
+        continue;
+      }
+      const ordered = this.#ordered;
+      const from = ordered !== undefined && moved ? this.#locate(ordered, entry) : -1;
+      const shownAt = this.#shown !== undefined && wasShown ? this.#locate(this.#shown, entry) : -1;
       entry.keys = keys;
       entry.shown = show;
-      if (moved) this.#move(ordered, from, entry);
-      if (shown === undefined) continue;
+      if (ordered !== undefined && from !== -1) this.#move(this.#own(ordered), from, entry);
+      if (this.#shown === undefined) continue;
+      const shown = this.#own(this.#shown);
       if (shownAt !== -1 && show) this.#move(shown, shownAt, entry);
       else if (shownAt !== -1) shown.splice(shownAt, 1);
-      else if (show && !wasShown) shown.splice(this.#search(shown, entry), 0, record);
+      else if (show) shown.splice(this.#search(shown, entry), 0, record);
     }
     this.#pending.clear();
+  }
+
+  /** An array of the view to change: copied first if a snapshot holds it (copy on write). */
+  #own(array: M[]): M[] {
+    if (!this.#shared || array !== (this.#shown ?? this.#ordered)) return array;
+    this.#shared = false;
+    // Spread, not slice: slicing a frozen array takes V8's slow path (about 50 times slower).
+    const copy = [...array];
+    if (this.#shown !== undefined) this.#shown = copy;
+    else this.#ordered = copy;
+    return copy;
   }
 
   /** Move the record at `from` to its place by its entry (shifting only the records between). */
