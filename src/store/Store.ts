@@ -1,7 +1,6 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { belongsTo, unjoin } from '../model/internal.js';
-import { readField } from '../model/values.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { mayExist } from '../model/writeState.js';
 import { sameShown } from '../model/snapshot.js';
@@ -13,7 +12,6 @@ import type { Proxy } from '../proxy/Proxy.js';
 import { Observable } from '../util/events.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
-import { comparable } from '../util/sorting.js';
 import { snapshotOf, storeSchema, type Group, type LoadOptions, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
@@ -385,15 +383,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   /** The groups of the records (by `groupField`), in order. */
   getGroups(): Group<M>[] {
     const field = this.groupField;
-    if (field === undefined) return [];
-    const groups = new Map<unknown, M[]>();
-    for (const record of this.#records.list.visible) {
-      const key = comparable(readField(record, field));
-      const list = groups.get(key);
-      if (list) list.push(record);
-      else groups.set(key, [record]);
-    }
-    return [...groups.values()].map((records) => ({ name: records[0] === undefined ? undefined : readField(records[0], field), records }));
+    return field === undefined ? [] : this.#records.list.view.groups(field);
   }
 
   #afterQueryChange(remote: boolean): Promise<M[]> {

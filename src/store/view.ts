@@ -11,6 +11,7 @@ import type { Field } from '../model/fields.js';
 import { recordInfo } from '../model/modelInfo.js';
 import { readField } from '../model/values.js';
 import type { Filter, Sorter } from '../operation/types.js';
+import type { Group } from './options.js';
 import { valueTest } from '../util/filtering.js';
 import { compareText, textOf } from '../util/sorting.js';
 
@@ -96,7 +97,9 @@ export class RecordView<M extends Model<object>> {
     this.#keysOf = (record) => reads.map((read) => read && sortKey(read(record)));
     this.#byIdentity = sorters.some((sorter) => sorter.sorterFn);
     const dirs = sorters.map((sorter) => (sorter.direction === 'DESC' ? -1 : 1));
-    this.#compare = sorters.length + filters.length === 0 ? undefined : (a, b) => {
+    const [first] = sorters;
+    const dir = dirs[0] ?? 1;
+    this.#compare = sorters.length + filters.length === 0 ? undefined : sorters.length === 1 && !first?.sorterFn ? (a, b) => compareKeys(a.keys[0], b.keys[0]) * dir || a.ord - b.ord : (a, b) => {
       for (let i = 0; i < sorters.length; i++) {
         const fn = sorters[i]?.sorterFn;
         const result = fn ? fn(a.record, b.record) : compareKeys(a.keys[i], b.keys[i]);
@@ -143,6 +146,26 @@ export class RecordView<M extends Model<object>> {
     this.#changed = false;
     this.#rebuilt = false;
     return records;
+  }
+
+  /** The records shown, by the value of `field` (Dates by time), in the order each value first comes. */
+  groups(field: string): Group<M>[] {
+    const read = reader<M>(field);
+    const groups = new Map<unknown, Group<M>>();
+    let group: Group<M> | undefined;
+    let key: unknown;
+    for (const record of this.shown()) {
+      const value = read(record);
+      const next = value instanceof Date ? value.getTime() : value;
+      // Grouped locally, a group's records come together: the map is asked once per group.
+      if (group === undefined || !Object.is(next, key)) {
+        key = next;
+        group = groups.get(key);
+        if (group === undefined) groups.set(key, (group = { name: value, records: [] }));
+      }
+      group.records.push(record);
+    }
+    return [...groups.values()];
   }
 
   /** Whether a record held is dirty, not erased and `held` (a record the store still holds). */
@@ -304,15 +327,13 @@ export class RecordView<M extends Model<object>> {
     return copy;
   }
 
-  /** Move the record at `from` to its place by its entry (shifting only the records between). */
+  /** Move the record at `from` to its place by its entry. */
   #move(array: M[], from: number, entry: Entry<M>): void {
     const to = this.#search(array, entry, false, from);
-    const step = to > from ? 1 : -1;
-    for (let i = from; i !== to; i += step) {
-      const next = array[i + step];
-      if (next !== undefined) array[i] = next;
-    }
-    array[to] = entry.record;
+    if (to === from) return;
+    // Two splices: V8 moves the records between as one block (a loop pays a write barrier per record).
+    array.splice(from, 1);
+    array.splice(to, 0, entry.record);
   }
 
   /** Where a record is in an array of the view (found by its keys as they were when placed). */
