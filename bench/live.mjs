@@ -150,7 +150,7 @@ export async function liveSection({ lib, url, quick, gc, log }) {
   };
   out.query = {};
   for (const [operation, variants] of Object.entries(cases)) {
-    const samples = await alternate(variants, { warmup: 1, runs: quick ? 3 : 5, gc });
+    const samples = await alternate(variants, { warmup: 1, runs: quick ? 3 : 4, gc });
     out.query[operation] = summarize(samples, 'floor');
     log(`live ${operation} 100k: ${Object.entries(out.query[operation]).map(([name, s]) => `${name} ${s.ms.median.toFixed(1)} ms`).join(', ')}`);
   }
