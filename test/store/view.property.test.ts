@@ -37,7 +37,7 @@ const FILTER: fc.Arbitrary<Filter> = fc.oneof(
 
 type Step =
   | { kind: 'edit'; at: number; field: (typeof FIELDS)[number]; value: unknown }
-  | { kind: 'add'; name: unknown; dept: unknown; age: unknown }
+  | { kind: 'add'; row: Omit<Row, 'id'> }
   | { kind: 'remove'; at: number }
   | { kind: 'reject'; at: number }
   | { kind: 'sort'; sorters: Sorter[] }
@@ -49,7 +49,7 @@ type Step =
 const AT = fc.nat({ max: 40 });
 const STEP: fc.Arbitrary<Step> = fc.oneof(
   { weight: 8, arbitrary: fc.record({ kind: fc.constant('edit' as const), at: AT, field: FIELD, value: fc.oneof(NAME, DEPT, AGE) }).map((step) => ({ ...step, value: step.field === 'age' ? (typeof step.value === 'number' || step.value === null ? step.value : 3) : typeof step.value === 'number' ? String(step.value) : step.value })) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('add' as const), name: valueOf.name, dept: valueOf.dept, age: valueOf.age }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('add' as const), row: fc.record({ name: valueOf.name, dept: valueOf.dept, age: valueOf.age }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), at: AT }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reject' as const), at: AT }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('sort' as const), sorters: fc.array(SORTER, { maxLength: 2 }) }) },
@@ -61,7 +61,7 @@ const STEP: fc.Arbitrary<Step> = fc.oneof(
 
 /** What the store must show: its records in the order added, filtered, then sorted from scratch (stably). */
 function naive(store: Store<Person>, added: readonly Person[]): Person[] {
-  const read = (record: Person, property: string): unknown => record.get(property as keyof Row);
+  const read = (record: Person, property: string): unknown => record.getData()[property];
   const sorters: Sorter[] = [...(store.groupField === undefined ? [] : [{ property: store.groupField, direction: store.groupDir }]), ...store.sorters];
   return filterItems(added, store.filters, read).sort(comparator(sorters, read));
 }
@@ -78,8 +78,13 @@ function run(rows: Row[], steps: Step[]): void {
   for (const step of steps) {
     const pick = (at: number): Person | undefined => added[at % Math.max(1, added.length)];
     switch (step.kind) {
-      case 'edit': pick(step.at)?.set(step.field, step.value as never); break;
-      case 'add': added.push(...store.add({ name: step.name, dept: step.dept, age: step.age } as Partial<Row>)); break;
+      case 'edit': {
+        const { field, value } = step;
+        if (field === 'age') pick(step.at)?.set(field, typeof value === 'number' ? value : null);
+        else pick(step.at)?.set(field, typeof value === 'string' ? value : null);
+        break;
+      }
+      case 'add': added.push(...store.add(step.row)); break;
       case 'remove': {
         const record = pick(step.at);
         if (record === undefined) break;
