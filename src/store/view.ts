@@ -124,9 +124,15 @@ export class RecordView<M extends Model<object>> {
 
   /** The records shown, in order (the view's own array: copy before keeping it). */
   shown(): M[] {
-    // Several records changed under a sorter function: each may be out of place for the others.
-    if (this.#stale || (this.#byIdentity && this.#pending.size > 1)) this.#rebuild();
-    else if (this.#pending.size > 0) this.#update();
+    try {
+      // Several records changed under a sorter function: each may be out of place for the others.
+      if (this.#stale || (this.#byIdentity && this.#pending.size > 1)) this.#rebuild();
+      else if (this.#pending.size > 0) this.#update();
+    } catch (error) {
+      // A sorter or filter function threw: made again from the list when next read.
+      this.#stale = true;
+      throw error;
+    }
     return this.#shown ?? this.#ordered ?? this.all();
   }
 

@@ -239,3 +239,22 @@ describe('a store reloaded, re-sorted or re-filtered while edits are pending end
     expect(ids(store)).toEqual([1, 2, 4]);
   });
 });
+
+describe('a sorter or filter function that throws', () => {
+  it('throws where the view is read, and the store is in order again once it stops', () => {
+    let fail = false;
+    const age = (record: unknown): number => {
+      if (fail) throw new Error('sorter failed');
+      return record instanceof Person ? record.get('age') : 0;
+    };
+    const store = people({ sorters: [{ property: 'age', sorterFn: (a, b) => age(a) - age(b) }] });
+    expect(ids(store)).toEqual([5, 2, 4, 3, 1]);
+    fail = true;
+    record(store, 5).set('age', 99);
+    record(store, 1).set('age', 1);
+    expect(() => store.getRange()).toThrow('sorter failed');
+    fail = false;
+    expect(ids(store)).toEqual([1, 2, 4, 3, 5]);
+    expect(shownIds(store)).toEqual([1, 2, 4, 3, 5]);
+  });
+});
