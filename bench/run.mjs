@@ -22,7 +22,7 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick') || process.env.BENCH_QUICK === '1';
-// --only=load,browser,heap,sync,url,size runs some sections (for working on one); it prints their
+// --only=load,browser,heap,sync,url,live,size runs some sections (for working on one); it prints their
 // tables but writes no results.json.
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
@@ -109,7 +109,7 @@ function runChild(section, timeoutMs = 240_000) {
 
 // ---- sections ------------------------------------------------------------------------------
 
-const results = { meta: {}, load: {}, heap: {}, sync: undefined, url: undefined, sizes: undefined, targets: [] };
+const results = { meta: {}, load: {}, heap: {}, sync: undefined, url: undefined, live: undefined, sizes: undefined, targets: [] };
 
 if (wanted('load')) {
   log('bench: 1. load (Node)');
@@ -134,6 +134,10 @@ if (wanted('sync')) {
 if (wanted('url')) {
   log('bench: 4. buildUrl and getParams');
   results.url = await runChild('url');
+}
+if (wanted('live')) {
+  log('bench: 6. a live UI: one edit until a subscriber is told; local sort, filter and group');
+  results.live = await runChild('live');
 }
 if (wanted('size')) {
   log('bench: 5. bundle sizes');
@@ -201,6 +205,16 @@ if (results.sync) {
   target('sync batched, records collected', batchedCold.sync.ratio, 2, 'x raw bulk POST', 'wall time', batchedCold.cpu.ratio);
   target('sync unbatched (4 in flight)', unbatched.sync.ratio, 1.15, 'x raw POSTs', 'wall time', unbatched.cpu.ratio);
   target('sync unbatched, records collected', unbatchedCold.sync.ratio, 1.15, 'x raw POSTs', 'wall time', unbatchedCold.cpu.ratio);
+}
+if (results.live) {
+  for (const [variant, summary] of Object.entries(results.live.edit[100000] ?? {})) {
+    if (variant.startsWith('floor')) continue;
+    target(`live edit 100k, ${variant}`, summary.edit.ratio, 1.5, 'x one copy of the array', 'until a subscriber is told');
+  }
+  const query = results.live.query;
+  target('local sort of 100k', query.sort['rest-proxy'].ms.ratio, 2, 'x Array sort, key comparator');
+  target('local group of 100k', query.group['rest-proxy'].ms.ratio, 2, 'x Array sort + one pass');
+  target('local filter of 100k', query.filter['rest-proxy'].ms.ratio, 3, 'x Array filter, raw field');
 }
 if (results.sizes) {
   target('bundle: whole library', results.sizes.library.gzip / 1024, TARGETS.library / 1024, 'KiB min+gzip');
@@ -342,6 +356,25 @@ const urlRows = Object.entries(results.url)
   .map(([name, r]) => [name, Math.round(r.libOpsPerSecond).toLocaleString('en-US'), Math.round(r.handOpsPerSecond).toLocaleString('en-US'), x(r.slowdown)]);
 out.push(table(['operation', 'rest-proxy ops/s', 'by hand ops/s', 'slower than by hand'], urlRows, ['l', 'r', 'r', 'r']));
 out.push(`url: ${results.url.example}`);
+
+}
+if (results.live) {
+out.push('', '## 6. A live UI: one edit until a subscriber has the new snapshot (µs per edit; one subscriber, as useStore has)');
+const liveRows = [];
+for (const [n, variants] of Object.entries(results.live.edit)) {
+  for (const [variant, summary] of Object.entries(variants)) {
+    liveRows.push([Number(n).toLocaleString('en-US'), variant, summary.edit.runs.length, summary.edit.median.toFixed(0), variant.startsWith('floor') ? '1.00x' : x(summary.edit.ratio)]);
+  }
+}
+out.push(table(['N', 'variant', 'runs', 'µs', 'x floor'], liveRows, ['r', 'l', 'r', 'r', 'r']));
+out.push('Floor: one copy of the records array (section 8 wants a new `records` array for a visible change), handed over in a microtask. Sorted: `store.sort(\'name\')`; an edit of name moves the record.');
+out.push('', '### Local sort, filter and group of 100,000 (ms)');
+out.push(table(
+  ['operation', 'floor', 'rest-proxy', 'x floor'],
+  Object.entries(results.live.query).map(([operation, summary]) => [operation, ms(summary.floor.ms.median), ms(summary['rest-proxy'].ms.median), x(summary['rest-proxy'].ms.ratio)]),
+  ['l', 'r', 'r', 'r'],
+));
+out.push('Floors on the same rows as plain objects: sort = Array.prototype.sort with a key comparator on name; filter = Array.prototype.filter reading item.name; group = that sort and one pass cutting it into groups.');
 
 }
 if (results.sizes) {

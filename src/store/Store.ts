@@ -1,10 +1,8 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
-import { unjoin } from '../model/internal.js';
-import { readField } from '../model/values.js';
+import { belongsTo, unjoin } from '../model/internal.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { mayExist } from '../model/writeState.js';
-import { sameShown } from '../model/snapshot.js';
 import type { Batch } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
 import { WRITE_STATE } from '../operation/protocol.js';
@@ -13,9 +11,8 @@ import type { Proxy } from '../proxy/Proxy.js';
 import { Observable } from '../util/events.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
-import { comparable } from '../util/sorting.js';
 import { checkFieldNames } from './fieldNames.js';
-import { snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
+import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
@@ -56,8 +53,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   #autoSyncQueued = false;
   #error: ProxyError | BatchError | undefined = undefined;
   #destroyed = false;
-  /** What the store shows, and its listeners. A record's visible change renews the snapshot (its records are the same objects). */
-  readonly #view = new View<StoreSnapshot<M>>(() => snapshotOf(this, this.#error), sameShown);
+  /** What the store shows, and its listeners. The records are the view's: a new array only when something shown changed. */
+  readonly #view = new View<StoreSnapshot<M>>(() => snapshotOf(this, this.#error, this.#records.list.view.records()), sameSnapshot);
   /** The records held (listed, removed, off the page) and what the store does when they change. */
   readonly #records: StoreRecords<M>;
 
@@ -77,8 +74,10 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       hears: (name) => this.hasListeners(name),
       refresh: () => this.#refresh(),
       edited: () => this.#queueAutoSync(),
-      // A shown record's change renews the snapshot; a hidden one's may change no more than hasChanges.
-      changed: (record) => this.#view.changed(record !== undefined && this.#records.shows(record)),
+      changed: (record) => {
+        if (record !== undefined && this.#records.listed(record)) this.#records.list.view.touched(record);
+        this.#view.changed();
+      },
     });
     this.#loads = new Loads<M>({
       operation: (options, signal) => this.#loadOperation(options, signal),
@@ -169,7 +168,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   /** The records from `start` to `end`, both included (all by default). */
   getRange(start = 0, end?: number): M[] {
     const list = this.#records.list.visible;
-    return list.slice(start, end === undefined ? list.length : end + 1);
+    const to = end === undefined ? list.length : end + 1;
+    // The whole list spread, not sliced: the view's array may be frozen (a snapshot holds it), and V8 slices those slowly.
+    return start === 0 && to >= list.length ? [...list] : list.slice(start, to);
   }
 
   [Symbol.iterator](): Iterator<M> {
@@ -252,7 +253,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Whether anything is waiting to be synced. */
   hasChanges(): boolean {
-    return this.#records.changes.pending(this.#records.list.all).length > 0;
+    const { list, changes, owner } = this.#records;
+    // The listed records that may be dirty are kept aside: no look at every record per snapshot.
+    return list.view.anyDirty((record) => belongsTo(record, owner)) || changes.offPage.some((record) => record.dirty) || changes.removed.some((record) => !record.erased);
   }
 
   /** Take every edit as saved and forget pending removals (no request). New records stay new. */
@@ -280,7 +283,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       record.reject();
     }
     this.#records.list.reindex();
-    this.#refresh();
+    this.#refresh(true);
     this.fire('datachanged', { store: this });
   }
 
@@ -393,15 +396,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   /** The groups of the records (by `groupField`), in order. */
   getGroups(): Group<M>[] {
     const field = this.groupField;
-    if (field === undefined) return [];
-    const groups = new Map<unknown, M[]>();
-    for (const record of this.#records.list.visible) {
-      const key = comparable(readField(record, field));
-      const list = groups.get(key);
-      if (list) list.push(record);
-      else groups.set(key, [record]);
-    }
-    return [...groups.values()].map((records) => ({ name: records[0] === undefined ? undefined : readField(records[0], field), records }));
+    return field === undefined ? [] : this.#records.list.view.groups(field);
   }
 
   #afterQueryChange(remote: boolean): Promise<M[]> {
@@ -409,17 +404,17 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       this.currentPage = 1;
       return this.load();
     }
-    this.#refresh();
+    this.#refresh(true);
     this.fire('datachanged', { store: this });
     return Promise.resolve(this.getRange());
   }
 
-  /** Apply the local sorters, grouping and filters. */
-  #refresh(): void {
+  /** Apply the local sorters, grouping and filters (`force`: made again though they did not change). */
+  #refresh(force = false): void {
     const sorters: Sorter[] = [];
     if (!this.remoteGroup && this.groupField !== undefined) sorters.push({ property: this.groupField, direction: this.groupDir });
     sorters.push(...(this.remoteSort ? this.sorters.filter((sorter) => sorter.sorterFn !== undefined) : this.sorters));
-    this.#records.list.arrange(sorters, this.remoteFilter ? this.filters.filter((filter) => filter.filterFn !== undefined) : this.filters);
+    this.#records.list.arrange(sorters, this.remoteFilter ? this.filters.filter((filter) => filter.filterFn !== undefined) : this.filters, force);
     this.#changed();
   }
 

@@ -123,6 +123,12 @@ export class StoreRecords<M extends Model> {
     this.host.emit('datachanged', { store: this.host.store });
   }
 
+  /** Whether the record is in the list (not removed, not an edited record off the page). */
+  listed(record: M): boolean {
+    const { removed, offPage } = this.changes;
+    return !(removed.length > 0 && removed.includes(record)) && !(offPage.length > 0 && offPage.includes(record));
+  }
+
   /** Let every record go and hold none (the store is destroyed). */
   release(): void {
     for (const record of [...this.list.all, ...this.changes.clear()]) unjoin(record, this.owner);
@@ -131,11 +137,6 @@ export class StoreRecords<M extends Model> {
     this.list.arrange([], []);
   }
 
-  /** Whether the store shows the record (listed, not removed, kept by the local filters). */
-  shows(record: M): boolean {
-    const { removed, offPage } = this.changes;
-    return !(removed.length > 0 && removed.includes(record)) && !(offPage.length > 0 && offPage.includes(record)) && this.list.keeps(record);
-  }
 
   /** Records of the store's model made of what is added (records, or objects of values). */
   #toRecords(items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>): M[] {
