@@ -9,12 +9,12 @@ import { canonicalIsoTime } from '../util/isoDate.js';
 import { checkListener, View, type Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
-import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type RecordMeta, type RecordOwner } from './internal.js';
+import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type RecordMeta, type RecordOwner } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { proxyOf, requestOptions, runDestroy, saveRecord, takeServerRecord } from './persistence.js';
 import { isSnapshotOf, RecordSnapshot, sameRecordSnapshot } from './snapshot.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
-import { convertOrThrow, fromServerValue, getData, initValues, readField, setValues } from './values.js';
+import { convertOrThrow, fromServerValue, getData, initValues, readField, rejectEdits, setValues } from './values.js';
 import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
 import { isPhantom, NEW, SAVED, type WriteState } from './writeState.js';
 
@@ -197,12 +197,18 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return readField(this, recordInfo(this).idProperty);
   }
 
-  /** Set the id. It does not end phantom: only the server's answer to a create does. */
+  /**
+   * Set the id. It does not end phantom: only the server's answer to a create does. An id that
+   * another record of one of its stores has is a TypeError.
+   */
   setId(id: unknown): this {
     const info = recordInfo(this);
     const name = info.idProperty;
     const value = info.idField ? convertOrThrow(this, info.idField, id) : id;
     if (!sameValue(readField(this, name), value)) {
+      eachOwner(this, (owner) => {
+        if (owner.holds(value, this)) throw new TypeError(`${entityNameOf(info.model)}.setId: another record of its store has the id ${describeValue(value)}`);
+      });
       this[DATA][name] = value;
       metaOf(this).version++;
       touch(this);
@@ -295,16 +301,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** Undo the changes since the last save. */
   reject(): this {
-    const meta = this[META];
-    if (meta === null || (meta.modified === undefined && meta.errors === undefined)) return this;
-    if (meta.modified) {
-      for (const [name, value] of Object.entries(meta.modified)) this[DATA][name] = value;
-      meta.modified = undefined;
-      meta.version++;
-    }
-    meta.errors = undefined;
-    touch(this);
-    eachOwner(this, (owner) => owner.afterReject(this));
+    rejectEdits(this);
     return this;
   }
 
@@ -328,16 +325,20 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return enqueue(this, () => runDestroy(this, options));
   }
 
-  /** Read the record again; edits not yet saved are kept on top of the server's values. */
+  /**
+   * Read the record again; edits not yet saved are kept on top of the server's values. An answer
+   * read before a write of the record completed is older than what that write saved: it changes nothing.
+   */
   async reload(options: PersistOptions = {}): Promise<this> {
     const id = this.getId();
     if (!isValidId(id) || this.phantom) throw new TypeError(`${entityNameOf(recordInfo(this).model)}.reload: the record has no id yet (it is new); save it first`);
     const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
+    const sent = now();
     await proxyOf(this, options).read(operation);
     const item = operation.resultSet?.records[0];
     if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
     const fresh = item instanceof Model ? item : isPlainObject(item) ? recordFromServer(this.getModelClass(), item) : undefined;
-    if (fresh !== undefined) takeServerRecord(this, fresh);
+    if (fresh !== undefined && (this[META]?.wrote ?? 0) <= sent) takeServerRecord(this, fresh);
     return this;
   }
 

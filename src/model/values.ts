@@ -7,7 +7,7 @@ import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
-import { DATA, META, newMeta, stamp, type Internals } from './internal.js';
+import { DATA, eachOwner, META, newMeta, stamp, touch, type Internals } from './internal.js';
 import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { SAVED } from './writeState.js';
 
@@ -182,4 +182,32 @@ export function setValues(record: ValueHolder, nameOrValues: unknown, value: unk
     if (Object.keys(modified).length === 0) meta.modified = undefined;
   }
   return changed;
+}
+
+/**
+ * Undo the edits made up to `upTo` (on the clock of internal.ts; all by default): those fields
+ * take their saved values again. A record left clean loses its field errors too.
+ */
+export function rejectEdits(record: ValueHolder, upTo = Infinity): void {
+  const meta = record[META];
+  if (meta === null) return;
+  const modified = meta.modified;
+  let changed = false;
+  if (modified !== undefined) {
+    for (const name of Object.keys(modified)) {
+      if ((meta.stamps?.get(name) ?? 0) > upTo) continue;
+      record[DATA][name] = modified[name];
+      delete modified[name];
+      changed = true;
+    }
+    if (changed) meta.version++;
+    if (Object.keys(modified).length === 0) meta.modified = undefined;
+  }
+  if (meta.modified === undefined && meta.errors !== undefined) {
+    meta.errors = undefined;
+    changed = true;
+  }
+  if (!changed) return;
+  touch(record);
+  eachOwner(record, (owner) => owner.afterReject(record));
 }

@@ -7,7 +7,7 @@ import type { FieldErrors } from '../errors/ProxyError.js';
 import { isValidId, type Action } from '../operation/types.js';
 import { newKey } from '../util/ids.js';
 import { INVALID } from './fields.js';
-import { DATA, eachOwner, META, newMeta, touch, type Internals, type RecordMeta } from './internal.js';
+import { DATA, eachOwner, META, newMeta, stampWrite, touch, type Internals, type RecordMeta } from './internal.js';
 import { recordInfo } from './modelInfo.js';
 import { asFieldValue, mergeServerValues, readField, sameFieldValue, type ValueHolder } from './values.js';
 import { ERASED, isPhantom, reduce, SAVED } from './writeState.js';
@@ -130,6 +130,7 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   }
   meta.state = reduce(state, SUCCEED);
   meta.errors = undefined;
+  stampWrite(meta);
   touch(record);
   eachOwner(record, (owner) => owner.afterCommit(record, committed, created));
 }
@@ -147,6 +148,7 @@ export function eraseRecord(record: Internals): void {
   const meta = metaOf(record);
   if (meta.state === ERASED) return;
   meta.state = reduce(meta.state, ERASE);
+  stampWrite(meta);
   touch(record);
   eachOwner(record, (owner) => owner.afterErase(record));
 }
@@ -184,7 +186,7 @@ export function claimWrites(records: readonly Internals[], work: Promise<unknown
     const before = meta.writing;
     meta.writing = settled;
     if (before === undefined) touch(record);
-    else waits.push(before.then(ignore, ignore));
+    else if (before !== settled) waits.push(before.then(ignore, ignore)); // a record listed twice never waits for itself
   }
   void settled.then(() => {
     for (const record of records) {

@@ -1,6 +1,6 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
-import { unjoin } from '../model/internal.js';
+import { now, unjoin } from '../model/internal.js';
 import { readField } from '../model/values.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { mayExist } from '../model/writeState.js';
@@ -75,6 +75,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       proxy: () => this.getProxy(),
       before: (operation) => this.fire('beforeload', { store: this, operation }),
       loaded: (operation, options, since) => this.#loaded(operation, options, since),
+      called: () => ({ at: now(), pending: new Set([...this.getNewRecords(), ...this.#records.changes.removed]) }),
       failed: (operation, error) => {
         if (error instanceof ProxyError) {
           this.#error = error;
@@ -250,13 +251,18 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.#changed();
   }
 
-  /** Undo every unsynced change: new records go, edits are undone, removed records come back. */
+  /**
+   * Undo every unsynced change: new records go, edits are undone, removed records come back. A
+   * new record whose create may have been applied goes as with remove(): destroyed once confirmed.
+   */
   rejectChanges(): void {
+    const unconfirmed: { record: M; at: number }[] = [];
     for (const record of this.getNewRecords()) {
       if (record.saving) continue;
       const index = this.#records.list.all.indexOf(record);
       if (index !== -1) this.#records.list.all.splice(index, 1);
-      unjoin(record, this.#records.owner);
+      if (mayExist(record[WRITE_STATE])) unconfirmed.push({ record, at: index });
+      else unjoin(record, this.#records.owner);
     }
     const changes = this.#records.changes;
     for (const record of [...this.#records.list.all, ...changes.offPage]) if (record.dirty) record.reject();
@@ -267,6 +273,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       this.#records.list.all.splice(Math.min(index, this.#records.list.all.length), 0, record);
       record.reject();
     }
+    for (const { record, at } of unconfirmed) changes.remove(record, at);
     this.#records.list.reindex();
     this.#refresh();
     this.fire('datachanged', { store: this });

@@ -6,9 +6,10 @@ import { ProxyError } from '../errors/ProxyError.js';
 import { belongsTo, join, unjoin, type RecordOwner } from '../model/internal.js';
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { adoptCopy, takeServerRecord } from '../model/persistence.js';
+import { rejectEdits } from '../model/values.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { idKey, RecordList } from './list.js';
+import { idKey, keyOf, RecordList } from './list.js';
 import type { LoadOptions, StoreEvents } from './options.js';
 import type { Store } from './Store.js';
 import { mergeLoaded, PendingChanges, type SinceLoad } from './pending.js';
@@ -40,6 +41,12 @@ export class StoreRecords<M extends Model> {
   constructor(private readonly host: RecordsHost<M>) {
     this.owner = {
       proxy: () => host.proxy(),
+      holds: (id, record) => {
+        const key = keyOf(id);
+        if (key === undefined) return false;
+        const holder = this.list.find(key);
+        return (holder !== undefined && holder !== record) || [...this.changes.offPage, ...this.changes.removed].some((other) => other !== record && idKey(other) === key);
+      },
       afterEdit: (record, names) => this.#afterEdit(record, names),
       afterCommit: (record, names, created) => this.#afterCommit(record, names, created),
       afterReject: (record) => {
@@ -146,11 +153,13 @@ export class StoreRecords<M extends Model> {
     for (const record of this.#toRecords(items)) {
       if (batch.has(record)) continue;
       const removed = this.changes.removed.includes(record);
-      if (belongsTo(record, this.owner) && !removed && !this.changes.offPage.includes(record)) continue; // already here
+      const offPage = this.changes.offPage.indexOf(record);
+      if (belongsTo(record, this.owner) && !removed && offPage === -1) continue; // already here
       const key = idKey(record);
       const holder = key === undefined ? undefined : this.list.find(key);
       if (holder !== undefined && holder !== record) throw new TypeError(`Store of ${this.host.model().getEntityName()}: a record with id ${key} is already in the store`);
       if (removed) this.changes.unremove(record);
+      if (offPage !== -1) this.changes.offPage.splice(offPage, 1); // listed again: pending once
       batch.add(record);
       added.push(record);
     }
@@ -170,11 +179,27 @@ export class StoreRecords<M extends Model> {
     });
   }
 
+  /**
+   * A discarding load drops what was pending when it was called: edits made before then are
+   * undone now, except in records with a write running or completed since. Returns which records
+   * keep their changes (made later, or written).
+   */
+  #discardCalled(since: SinceLoad<M>, called: NonNullable<SinceLoad<M>['called']>): (record: M) => boolean {
+    const written = (record: M): boolean => record.saving || since.written.has(record) || since.created.has(record);
+    const removed = new Set(this.changes.removed);
+    for (const records of [this.list.all, this.changes.offPage, this.changes.removed]) {
+      for (const record of records) if (record.dirty && !record.phantom && !written(record)) rejectEdits(record, called.at);
+    }
+    return (record) => written(record) || (!called.pending.has(record) && (record.phantom || removed.has(record) || record.dirty));
+  }
+
   /** Merge a load's answer into the store (see mergeLoaded); returns the records it lists now. */
   applyLoad(loaded: M[], options: LoadOptions, since: SinceLoad<M>): M[] {
     const { list, changes } = this;
     const previous = list.all;
+    const spared = since.called === undefined ? undefined : this.#discardCalled(since, since.called);
     const plan = mergeLoaded<M>(previous, loaded, {
+      spared,
       key: idKey,
       isNew: (record) => record.phantom,
       isDirty: (record) => record.dirty,
