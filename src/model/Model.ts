@@ -8,6 +8,7 @@ import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import { checkListener, View, type Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
+import { put } from '../util/path.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type RecordMeta, type RecordOwner } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
@@ -97,7 +98,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       const eager = info.eager;
       for (let i = 0; i < eager.length; i++) {
         const field = eager[i];
-        if (field !== undefined) raw[field.name] = fromServerValue(this, field, raw);
+        if (field !== undefined) put(raw, field.name, fromServerValue(this, field, raw));
       }
       return;
     }
@@ -209,7 +210,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       eachOwner(this, (owner) => {
         if (owner.holds(value, this)) throw new TypeError(`${entityNameOf(info.model)}.setId: another record of its store has the id ${describeValue(value)}`);
       });
-      this[DATA][name] = value;
+      put(this[DATA], name, value);
       metaOf(this).version++;
       touch(this);
       eachOwner(this, (owner) => owner.afterEdit(this, [name]));
@@ -240,7 +241,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   get modified(): Partial<D> {
     const out: Partial<D> = {};
     const modified = this[META]?.modified;
-    if (modified) Object.assign(out, modified);
+    if (modified) for (const name of Object.keys(modified)) put(out, name, modified[name]);
     return out;
   }
 
@@ -278,13 +279,13 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   getChanges(): Partial<D> {
     const out: Partial<D> = {};
     const modified = this[META]?.modified;
-    if (modified) for (const name of Object.keys(modified)) Object.assign(out, { [name]: readField(this, name) });
+    if (modified) for (const name of Object.keys(modified)) put(out, name, readField(this, name));
     return out;
   }
 
   isModified(name: string): boolean {
     const modified = this[META]?.modified;
-    return modified !== undefined && name in modified;
+    return modified !== undefined && Object.hasOwn(modified, name);
   }
 
   /** Take the current values as saved (no request). A new record stays phantom until the server gives it an id. */
@@ -394,7 +395,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** @internal */
   [STORED_DATE](name: string): string | undefined {
-    const value = this[DATA][name];
+    const value = this[DATA][name]; // a string is never inherited
     return typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) && recordInfo(this).byName.get(name)?.type === 'date' ? value : undefined;
   }
 }

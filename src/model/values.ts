@@ -5,7 +5,7 @@
 import type { RecordLike } from '../operation/types.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { readPath } from '../util/path.js';
+import { own, put, readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
 import { DATA, eachOwner, META, newMeta, stamp, touch, type Internals } from './internal.js';
 import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
@@ -20,7 +20,7 @@ export const NONE_CHANGED: readonly string[] = Object.freeze([]);
 /** The value of a field, converted on first read for built-in types. */
 export function readField(record: ValueHolder, name: string): unknown {
   const data = record[DATA];
-  const value = data[name];
+  const value = ownValue(data, name);
   if (value === undefined) return undefined;
   const field = recordInfo(record).byName.get(name);
   if (field === undefined || !field.lazy || field.isConverted(value)) return value;
@@ -28,6 +28,16 @@ export function readField(record: ValueHolder, name: string): unknown {
   if (converted === INVALID) return null;
   data[name] = converted;
   return converted;
+}
+
+/**
+ * `data[name]` when it is the object's own: field names are data, so `constructor` unset is
+ * undefined, not Object's. (What an object inherits is a function or Object.prototype: one
+ * check, then hasOwn only for those.)
+ */
+function ownValue(data: Record<string, unknown>, name: string): unknown {
+  const value = data[name];
+  return (typeof value === 'function' || value === Object.prototype) && !Object.hasOwn(data, name) ? undefined : value;
 }
 
 /** A value of field `name` in its type, as readField gives it (a snapshot may hold it as stored). */
@@ -45,7 +55,7 @@ export function sameFieldValue(record: ValueHolder, name: string, a: unknown, b:
 
 /** The value of a field in server data (its mapping applied), converted when the field is eager. */
 export function fromServerValue(record: ValueHolder, field: Field, raw: Record<string, unknown>): unknown {
-  let value = field.mapping === undefined ? raw[field.name] : readPath(raw, field.mapping);
+  let value = field.mapping === undefined ? ownValue(raw, field.name) : readPath(raw, field.mapping);
   if (value === undefined && field.defaultValue !== undefined) value = field.makeDefault();
   if (field.customConvert === undefined) return value;
   const converted = field.convert(value, record);
@@ -55,9 +65,9 @@ export function fromServerValue(record: ValueHolder, field: Field, raw: Record<s
 /** Every value, converted, by field name. */
 export function getData(record: ValueHolder): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const data = record[DATA];
-  for (const key of Object.keys(data)) if (key !== '__proto__') out[key] = readField(record, key);
-  for (const field of recordInfo(record).fields) if (!(field.name in out)) out[field.name] = readField(record, field.name);
+  const info = recordInfo(record);
+  for (const key of Object.keys(record[DATA])) if (key !== '__proto__' || info.byName.has(key)) put(out, key, readField(record, key));
+  for (const field of info.fields) if (!Object.hasOwn(out, field.name)) put(out, field.name, readField(record, field.name));
   return out;
 }
 
@@ -72,11 +82,11 @@ export function readServerValues(record: ValueHolder, info: ModelInfo, serverDat
   let out: Record<string, unknown> | undefined;
   for (const field of info.fields) {
     const mapping = field.mapping;
-    const value = mapping === undefined ? serverData[field.name] : readPath(serverData, mapping);
-    if (value === undefined && !((mapping ?? field.name) in serverData)) continue;
+    const value = mapping === undefined ? ownValue(serverData, field.name) : readPath(serverData, mapping);
+    if (value === undefined && !Object.hasOwn(serverData, mapping ?? field.name)) continue;
     if (written !== undefined && value !== undefined && mapping === undefined && written[field.name] === value) continue;
     const converted = field.convert(value, record);
-    (out ??= {})[field.name] = converted === INVALID ? null : converted;
+    put((out ??= {}), field.name, converted === INVALID ? null : converted);
   }
   const mapped = info.mappedRoots;
   for (const key in serverData) {
@@ -102,11 +112,11 @@ export function mergeServerValues(record: ValueHolder, serverData: Record<string
   let changed: string[] | undefined;
   for (const name in values) {
     const value = values[name];
-    if (modified !== undefined && name in modified) {
+    if (modified !== undefined && Object.hasOwn(modified, name)) {
       modified[name] = value;
       if (sameValue(value, readField(record, name))) delete modified[name];
     } else if (!sameValue(readField(record, name), value)) {
-      data[name] = value;
+      put(data, name, value);
       if (changed === undefined) changed = [name];
       else changed.push(name);
     }
@@ -140,12 +150,12 @@ export function initValues(record: ValueHolder, info: ModelInfo, values: Record<
     if (input[key] !== undefined && !info.byName.has(key) && (info.fields.length > 0 || key === '__proto__')) throw unknownField(info, '', key);
   }
   for (const field of info.fields) {
-    const given = input[field.name];
+    const given = own(input, field.name);
     const value = given === undefined ? field.makeDefault() : given;
     if (value === undefined) continue;
     // A date given as the canonical ISO string waits for its first read, as a loaded one does:
     // it is valid, and it is written back as it is, never parsed just to be formatted again.
-    values[field.name] = field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : convertOrThrow(record, field, value);
+    put(values, field.name, field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : convertOrThrow(record, field, value));
   }
   if (info.fields.length === 0) for (const key of Object.keys(input)) if (input[key] !== undefined) values[key] = input[key];
 }
@@ -170,14 +180,14 @@ export function setValues(record: ValueHolder, nameOrValues: unknown, value: unk
   for (const [name, next, field] of converted) {
     const current = readField(record, name);
     if (sameValue(current, next)) continue;
-    data[name] = next;
+    put(data, name, next);
     changed.push(name);
     const meta = (record[META] ??= newMeta(SAVED));
     meta.version++;
     stamp(meta, name);
     if (field !== undefined && !field.persist) continue;
     const modified = (meta.modified ??= {});
-    if (!(name in modified)) modified[name] = current;
+    if (!Object.hasOwn(modified, name)) put(modified, name, current);
     else if (sameValue(modified[name], next)) delete modified[name];
     if (Object.keys(modified).length === 0) meta.modified = undefined;
   }
@@ -196,7 +206,7 @@ export function rejectEdits(record: ValueHolder, upTo = Infinity): void {
   if (modified !== undefined) {
     for (const name of Object.keys(modified)) {
       if ((meta.stamps?.get(name) ?? 0) > upTo) continue;
-      record[DATA][name] = modified[name];
+      put(record[DATA], name, modified[name]);
       delete modified[name];
       changed = true;
     }

@@ -6,6 +6,7 @@
 import type { FieldErrors } from '../errors/ProxyError.js';
 import { isValidId, type Action } from '../operation/types.js';
 import { newKey } from '../util/ids.js';
+import { own, put } from '../util/path.js';
 import { INVALID } from './fields.js';
 import { DATA, eachOwner, META, newMeta, stampWrite, touch, type Internals, type RecordMeta } from './internal.js';
 import { recordInfo } from './modelInfo.js';
@@ -61,7 +62,7 @@ export function sendWrite(record: ValueHolder, action: Action, batch?: string): 
   }
   const values: Record<string, unknown> = {};
   const modified = meta?.modified;
-  if (modified !== undefined) for (const key of Object.keys(modified)) values[key] = record[DATA][key];
+  if (modified !== undefined) for (const key of Object.keys(modified)) put(values, key, own(record[DATA], key));
   return new WriteSnapshot(values, version);
 }
 
@@ -77,7 +78,7 @@ export function editedSinceApplied(record: ValueHolder): boolean {
   const data = record[DATA];
   for (const name of new Set([...Object.keys(applied), ...Object.keys(data)])) {
     if (name === info.idProperty || info.byName.get(name)?.persist === false) continue;
-    if (!sameFieldValue(record, name, readField(record, name), applied[name])) return true;
+    if (!sameFieldValue(record, name, readField(record, name), own(applied, name))) return true;
   }
   return false;
 }
@@ -103,12 +104,12 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   } else {
     committed = [];
     for (const name of baseline === sent ? Object.keys(sent) : new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
-      const saved = name in baseline ? baseline[name] : sent[name];
-      if (sameFieldValue(record, name, readField(record, name), saved) && (!(name in sent) || sameFieldValue(record, name, sent[name], saved))) {
+      const saved = Object.hasOwn(baseline, name) ? baseline[name] : own(sent, name);
+      if (sameFieldValue(record, name, readField(record, name), saved) && (!Object.hasOwn(sent, name) || sameFieldValue(record, name, sent[name], saved))) {
         if (meta.modified) delete meta.modified[name];
         committed.push(name);
       } else if (info.byName.get(name)?.persist !== false) {
-        (meta.modified ??= {})[name] = asFieldValue(record, name, saved); // edited since it was sent: still unsaved
+        put((meta.modified ??= {}), name, asFieldValue(record, name, saved)); // edited since it was sent: still unsaved
       }
     }
   }

@@ -1,14 +1,25 @@
-/** Read a dotted path (`'meta.total'`, `'_embedded.users'`) from parsed JSON; undefined when absent. */
+/**
+ * Read a dotted path (`'meta.total'`, `'_embedded.users'`) from parsed JSON; undefined when
+ * absent. Only own keys count: `constructor` is data, not Object's.
+ */
 export function readPath(data: unknown, path: string): unknown {
   if (path === '') return data;
   // One name, the usual case ('success', 'total', 'message'): no split.
-  if (!path.includes('.')) return typeof data === 'object' && data !== null ? Reflect.get(data, path) : undefined;
+  if (!path.includes('.')) return own(data, path);
   let current: unknown = data;
-  for (const key of path.split('.')) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = Reflect.get(current, key);
-  }
+  for (const key of path.split('.')) current = own(current, key);
   return current;
+}
+
+/** The own property `key` of an object (an inherited one, as `constructor`, is none): field names are data. */
+export function own(object: unknown, key: string): unknown {
+  return typeof object === 'object' && object !== null && Object.hasOwn(object, key) ? Reflect.get(object, key) : undefined;
+}
+
+/** Set the own property `key`, `__proto__` too (as data: never the prototype). */
+export function put(object: object, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  else Reflect.set(object, key, value);
 }
 
 export function typeName(value: unknown): string {
