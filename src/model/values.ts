@@ -37,8 +37,10 @@ export function readField(record: ValueHolder, name: string): unknown {
  */
 function ownValue(data: Record<string, unknown>, name: string): unknown {
   const value = data[name];
-  return (typeof value === 'function' || value === Object.prototype) && !Object.hasOwn(data, name) ? undefined : value;
+  return (typeof value === 'function' || value === OBJECT) && !Object.hasOwn(data, name) ? undefined : value;
 }
+
+const OBJECT = Object.prototype;
 
 /** A value of field `name` in its type, as readField gives it (a snapshot may hold it as stored). */
 export function asFieldValue(record: ValueHolder, name: string, value: unknown): unknown {

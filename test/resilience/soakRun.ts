@@ -43,7 +43,8 @@ export interface SoakOptions {
   /**
    * Race the user against the sync: while a sync's requests are in flight, some edited records
    * are saved on their own (saves racing the sync), some are removed while their save runs, and a
-   * store load races the sync (its answer may predate the writes the sync completes). Default false.
+   * store load and record reloads race the sync (their answers may predate the writes the sync
+   * completes). Default false.
    */
   interleave?: boolean;
 }
@@ -226,6 +227,12 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     // Let the sync claim its records and send its first requests.
     await new Promise((resolve) => setTimeout(resolve, 1));
     racing.push(store.load().catch(() => undefined));
+    // Reloads racing the sync and the edits below: an answer read before a write completed must not undo it.
+    for (const record of store.getRange()) {
+      if (record.phantom || random() >= 0.05) continue;
+      note(record, 'reloaded');
+      racing.push(record.reload().catch(() => undefined));
+    }
     wave(editShare, removeShare);
     const synced = await syncing;
     await Promise.allSettled(racing.splice(0));
