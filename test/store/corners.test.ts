@@ -242,6 +242,8 @@ describe('6. a new record given an id with setId() is never matched to a server 
     expect({ name: draft?.get('name'), phantom: draft?.phantom }).toEqual({ name: 'Draft', phantom: true });
     expect(store.getCount()).toBe(3);
     expect(store.getRange().filter((record) => !record.phantom).map((record) => record.get('name'))).toEqual(['Ann', 'Ben']);
+    await store.sort('name', 'ASC');
+    expect(store.getById(1)?.get('name')).toBe('Ann');
     await store.sync();
     expect(requests().slice(1)).toEqual(['POST /users']);
     expect(rows()).toEqual([...SEED, { id: 3, name: 'Draft', age: 5 }]);
