@@ -18,7 +18,7 @@ import { snapshotOf, storeSchema, type Group, type LoadOptions, type StoreConfig
 import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
-import { StoreRecords } from './records.js';
+import { StoreRecords, toDestroy } from './records.js';
 import { Syncs } from './sync.js';
 
 export type { Group, LoadOptions, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
@@ -86,7 +86,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       changed: () => this.#changed(),
     });
     this.#syncs = new Syncs<M>({
-      pending: () => this.#records.changes.pending(this.#records.list.all),
+      pending: () => this.#records.pending(),
       removed: () => this.#records.changes.removed,
       proxy: () => this.getProxy(),
       before: (create, update, destroy) => this.fire('beforesync', { store: this, create, update, destroy }),
@@ -200,7 +200,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     const taken = this.#records.list.take(new Set<M>(Array.isArray(records) ? records : [records]));
     if (taken.length === 0) return [];
     for (const { record, at } of taken) {
-      if ((!record.phantom || record.saving || mayExist(record[WRITE_STATE])) && !record.erased) {
+      if (toDestroy(record)) {
         this.#records.changes.remove(record, at);
       } else {
         unjoin(record, this.#records.owner);
@@ -236,12 +236,12 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Removed saved records: a sync destroys them. */
   getRemovedRecords(): M[] {
-    return [...this.#records.changes.removed];
+    return [...this.#records.prune()];
   }
 
   /** Whether anything is waiting to be synced. */
   hasChanges(): boolean {
-    return this.#records.changes.pending(this.#records.list.all).length > 0;
+    return this.#records.pending().length > 0;
   }
 
   /** Take every edit as saved and forget pending removals (no request). New records stay new. */

@@ -7,6 +7,8 @@ import { belongsTo, join, unjoin, type RecordOwner } from '../model/internal.js'
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { adoptCopy, takeServerRecord } from '../model/persistence.js';
 import { rejectEdits } from '../model/values.js';
+import { mayExist } from '../model/writeState.js';
+import { WRITE_STATE } from '../operation/protocol.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { idKey, keyOf, RecordList } from './list.js';
@@ -30,6 +32,11 @@ export interface RecordsHost<M extends Model> {
   edited(): void;
   /** Something visible changed (for subscriptions). */
   changed(): void;
+}
+
+/** Whether a removed record is to be destroyed: saved, or new with a create that may have been applied or is running. */
+export function toDestroy(record: Model<object>): boolean {
+  return (!record.phantom || record.saving || mayExist(record[WRITE_STATE])) && !record.erased;
 }
 
 export class StoreRecords<M extends Model> {
@@ -166,6 +173,25 @@ export class StoreRecords<M extends Model> {
     this.list.insert(index, added);
     for (const record of added) join(record, this.owner);
     return added;
+  }
+
+  /**
+   * The removed records still to destroy: a new one whose save failed with nothing applied (it
+   * was removed while the save ran) has no row, and is let go.
+   */
+  prune(): M[] {
+    const { changes } = this;
+    for (const record of changes.removed.filter((removed) => !toDestroy(removed))) {
+      changes.unremove(record);
+      unjoin(record, this.owner);
+    }
+    return changes.removed;
+  }
+
+  /** What a sync sends for (see PendingChanges.pending). */
+  pending(): M[] {
+    this.prune();
+    return this.changes.pending(this.list.all);
   }
 
   /** Records of the store's model from what the proxy read. */

@@ -301,3 +301,20 @@ describe('8. rejectChanges() treats a create that may have been applied as remov
     expect(store.getRange().map((record) => record.get('name'))).toEqual(['Ann', 'Ben']);
   });
 });
+
+describe('a new record removed while its save runs, the save refused with nothing applied', () => {
+  it('is let go: nothing stays pending, and the sync sends nothing', async () => {
+    const User = defineUser();
+    const store = await loadedStore(User);
+    const [draft] = store.add({ name: 'Draft' });
+    server.respond('POST', '/users', { status: 422, body: { errors: { name: ['is taken'] } } }, { times: 1 });
+    const saving = draft?.save();
+    store.remove(draft ?? []);
+    await expect(saving).rejects.toThrow(/422/);
+    expect({ changes: store.hasChanges(), removed: store.getRemovedRecords() }).toEqual({ changes: false, removed: [] });
+    const before = server.requests.length;
+    await within(store.sync(), 2000, 'the sync');
+    expect(server.requests.length).toBe(before);
+    expect(rows()).toEqual([...SEED]);
+  });
+});
