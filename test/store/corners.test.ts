@@ -260,6 +260,8 @@ describe('6. a new record given an id with setId() is never matched to a server 
     expect(() => held(store, 1).setId(1)).not.toThrow();
     draft?.setId(7);
     expect(draft?.getId()).toBe(7);
+    store.remove(held(store, 1));
+    expect(() => draft?.setId(1)).toThrow(TypeError);
   });
 });
 
