@@ -1,6 +1,6 @@
 /**
  * Read a dotted path (`'meta.total'`, `'_embedded.users'`) from parsed JSON; undefined when
- * absent. Only own keys count: `constructor` is data, not Object's.
+ * absent. `constructor` is data, not Object's.
  */
 export function readPath(data: unknown, path: string): unknown {
   if (path === '') return data;
@@ -11,9 +11,9 @@ export function readPath(data: unknown, path: string): unknown {
   return current;
 }
 
-/** The own property `key` of an object (an inherited one, as `constructor`, is none): field names are data. */
+/** Property `key` of an object, but none that every object inherits (`constructor`, `__proto__`): field names are data. */
 export function own(object: unknown, key: string): unknown {
-  return typeof object === 'object' && object !== null && Object.hasOwn(object, key) ? Reflect.get(object, key) : undefined;
+  return typeof object === 'object' && object !== null && (Object.hasOwn(object, key) || !(key in Object.prototype)) ? Reflect.get(object, key) : undefined;
 }
 
 /** Set the own property `key`, `__proto__` too (as data: never the prototype). */
