@@ -59,14 +59,14 @@ function held(store: Store<InstanceType<UserModel>>, id: number): InstanceType<U
  * The next GET of `path` reads the server's rows when it arrives and answers them only once
  * released: a read that predates what the test does meanwhile.
  */
-function holdRead(path: string | RegExp): { arrived: Promise<void>; release(): void } {
+function holdRead(path: string | RegExp, only: (row: Record<string, unknown>) => boolean = () => true): { arrived: Promise<void>; release(): void } {
   const arrived = deferred<void>();
   const gate = deferred<void>();
   server.respond(
     'GET',
     path,
     async (request: RecordedRequest) => {
-      const all = structuredClone(server.db['users'] ?? []);
+      const all = structuredClone(server.db['users'] ?? []).filter(only);
       const id = /\/users\/(\d+)$/.exec(request.path)?.[1];
       const body = id === undefined ? all : all.find((row) => String(row['id']) === id);
       arrived.resolve();
@@ -215,6 +215,24 @@ describe('4. load({ discardChanges: true }) discards only what was pending when 
     await store.sync();
     expect(server.requests.length).toBe(before);
     expect(rows()[0]).toEqual({ id: 1, name: 'Saving', age: 30 });
+  });
+
+  it('a record off the page edited meanwhile stays pending with that edit only', async () => {
+    const User = defineUser();
+    const store = await loadedStore(User);
+    const ann = held(store, 1);
+    ann.set('name', 'Before');
+    const read = holdRead('/users', (row) => row['id'] !== 1);
+    const loading = store.load({ discardChanges: true });
+    await read.arrived;
+    ann.set('age', 50);
+    read.release();
+    await within(loading, 2000, 'the load');
+    expect(store.indexOf(ann)).toBe(-1);
+    expect(store.getUpdatedRecords()).toEqual([ann]);
+    expect({ name: ann.get('name'), modified: ann.modified }).toEqual({ name: 'Ann', modified: { age: 30 } });
+    await store.sync();
+    expect(rows()[0]).toEqual({ id: 1, name: 'Ann', age: 50 });
   });
 
   it('a record removed meanwhile stays removed and is destroyed by the next sync', async () => {
