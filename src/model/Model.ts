@@ -8,7 +8,7 @@ import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import { checkListener, View, type Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { put } from '../util/path.js';
+import { define, put } from '../util/path.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type RecordMeta, type RecordOwner } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
@@ -241,7 +241,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   get modified(): Partial<D> {
     const out: Partial<D> = {};
     const modified = this[META]?.modified;
-    if (modified) for (const name of Object.keys(modified)) put(out, name, modified[name]);
+    if (modified) for (const name of Object.keys(modified)) define(out, name, modified[name]);
     return out;
   }
 
@@ -279,7 +279,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   getChanges(): Partial<D> {
     const out: Partial<D> = {};
     const modified = this[META]?.modified;
-    if (modified) for (const name of Object.keys(modified)) put(out, name, readField(this, name));
+    if (modified) for (const name of Object.keys(modified)) define(out, name, readField(this, name));
     return out;
   }
 

@@ -5,7 +5,7 @@
 import type { RecordLike } from '../operation/types.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { own, put, readPath } from '../util/path.js';
+import { put, readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
 import { DATA, eachOwner, META, newMeta, stamp, touch, type Internals } from './internal.js';
 import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
@@ -30,12 +30,8 @@ export function readField(record: ValueHolder, name: string): unknown {
   return converted;
 }
 
-/**
- * `data[name]` when it is the object's own: field names are data, so `constructor` unset is
- * undefined, not Object's. (What an object inherits is a function or Object.prototype: one
- * check, then hasOwn only for those.)
- */
-function ownValue(data: Record<string, unknown>, name: string): unknown {
+/** `data[name]`, but nothing inherited from Object.prototype (as util/path's own, without its checks of `data`). */
+export function ownValue(data: Record<string, unknown>, name: string): unknown {
   const value = data[name];
   return (typeof value === 'function' || value === OBJECT) && !Object.hasOwn(data, name) ? undefined : value;
 }
@@ -152,7 +148,7 @@ export function initValues(record: ValueHolder, info: ModelInfo, values: Record<
     if (input[key] !== undefined && !info.byName.has(key) && (info.fields.length > 0 || key === '__proto__')) throw unknownField(info, '', key);
   }
   for (const field of info.fields) {
-    const given = own(input, field.name);
+    const given = ownValue(input, field.name);
     const value = given === undefined ? field.makeDefault() : given;
     if (value === undefined) continue;
     // A date given as the canonical ISO string waits for its first read, as a loaded one does:

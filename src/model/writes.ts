@@ -6,11 +6,11 @@
 import type { FieldErrors } from '../errors/ProxyError.js';
 import { isValidId, type Action } from '../operation/types.js';
 import { newKey } from '../util/ids.js';
-import { own, put } from '../util/path.js';
+import { put } from '../util/path.js';
 import { INVALID } from './fields.js';
 import { DATA, eachOwner, META, newMeta, stampWrite, touch, type Internals, type RecordMeta } from './internal.js';
 import { recordInfo } from './modelInfo.js';
-import { asFieldValue, mergeServerValues, readField, sameFieldValue, type ValueHolder } from './values.js';
+import { asFieldValue, mergeServerValues, ownValue, readField, sameFieldValue, type ValueHolder } from './values.js';
 import { ERASED, isPhantom, reduce, SAVED } from './writeState.js';
 
 /** What a record looked like when a write was sent. */
@@ -62,7 +62,7 @@ export function sendWrite(record: ValueHolder, action: Action, batch?: string): 
   }
   const values: Record<string, unknown> = {};
   const modified = meta?.modified;
-  if (modified !== undefined) for (const key of Object.keys(modified)) put(values, key, own(record[DATA], key));
+  if (modified !== undefined) for (const key of Object.keys(modified)) put(values, key, ownValue(record[DATA], key));
   return new WriteSnapshot(values, version);
 }
 
@@ -78,7 +78,7 @@ export function editedSinceApplied(record: ValueHolder): boolean {
   const data = record[DATA];
   for (const name of new Set([...Object.keys(applied), ...Object.keys(data)])) {
     if (name === info.idProperty || info.byName.get(name)?.persist === false) continue;
-    if (!sameFieldValue(record, name, readField(record, name), own(applied, name))) return true;
+    if (!sameFieldValue(record, name, readField(record, name), ownValue(applied, name))) return true;
   }
   return false;
 }
@@ -104,7 +104,7 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   } else {
     committed = [];
     for (const name of baseline === sent ? Object.keys(sent) : new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
-      const saved = Object.hasOwn(baseline, name) ? baseline[name] : own(sent, name);
+      const saved = Object.hasOwn(baseline, name) ? baseline[name] : ownValue(sent, name);
       if (sameFieldValue(record, name, readField(record, name), saved) && (!Object.hasOwn(sent, name) || sameFieldValue(record, name, sent[name], saved))) {
         if (meta.modified) delete meta.modified[name];
         committed.push(name);

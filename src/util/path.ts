@@ -11,15 +11,28 @@ export function readPath(data: unknown, path: string): unknown {
   return current;
 }
 
-/** Property `key` of an object, but none that every object inherits (`constructor`, `__proto__`): field names are data. */
+/**
+ * Property `key` of an object, but none it inherits from Object.prototype (`constructor`,
+ * `__proto__`): field names are data. (What an object inherits from there is a function or
+ * Object.prototype itself: one check, then hasOwn only for those.)
+ */
 export function own(object: unknown, key: string): unknown {
-  return typeof object === 'object' && object !== null && (Object.hasOwn(object, key) || !(key in Object.prototype)) ? Reflect.get(object, key) : undefined;
+  if (typeof object !== 'object' || object === null) return undefined;
+  const value: unknown = Reflect.get(object, key);
+  return (typeof value === 'function' || value === OBJECT) && !Object.hasOwn(object, key) ? undefined : value;
 }
 
+const OBJECT = Object.prototype;
+
 /** Set the own property `key`, `__proto__` too (as data: never the prototype). */
-export function put(object: object, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-  else Reflect.set(object, key, value);
+export function put(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') define(object, key, value);
+  else object[key] = value;
+}
+
+/** Define the own, plain property `key` of any object (slower than put: for what is made once per call). */
+export function define(object: object, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 export function typeName(value: unknown): string {
