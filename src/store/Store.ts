@@ -1,11 +1,9 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
-import { belongsTo, unjoin } from '../model/internal.js';
+import { belongsTo, now, unjoin } from '../model/internal.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
-import { mayExist } from '../model/writeState.js';
 import type { Batch } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
-import { WRITE_STATE } from '../operation/protocol.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { Observable } from '../util/events.js';
@@ -16,7 +14,7 @@ import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, t
 import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
-import { StoreRecords } from './records.js';
+import { StoreRecords, toDestroy } from './records.js';
 import { Syncs } from './sync.js';
 
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
@@ -84,6 +82,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       proxy: () => this.getProxy(),
       before: (operation) => this.fire('beforeload', { store: this, operation }),
       loaded: (operation, options, since) => this.#loaded(operation, options, since),
+      called: () => ({ at: now(), pending: new Set([...this.getNewRecords(), ...this.#records.changes.removed]) }),
       failed: (operation, error) => {
         if (error instanceof ProxyError) {
           this.#error = error;
@@ -94,7 +93,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       changed: () => this.#changed(),
     });
     this.#syncs = new Syncs<M>({
-      pending: () => this.#records.changes.pending(this.#records.list.all),
+      pending: () => this.#records.pending(),
       removed: () => this.#records.changes.removed,
       proxy: () => this.getProxy(),
       before: (create, update, destroy) => this.fire('beforesync', { store: this, create, update, destroy }),
@@ -212,7 +211,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     const taken = this.#records.list.take(new Set<M>(Array.isArray(records) ? records : [records]));
     if (taken.length === 0) return [];
     for (const { record, at } of taken) {
-      if ((!record.phantom || record.saving || mayExist(record[WRITE_STATE])) && !record.erased) {
+      if (toDestroy(record)) {
         this.#records.changes.remove(record, at);
       } else {
         unjoin(record, this.#records.owner);
@@ -248,14 +247,14 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Removed saved records: a sync destroys them. */
   getRemovedRecords(): M[] {
-    return [...this.#records.changes.removed];
+    return [...this.#records.prune()];
   }
 
   /** Whether anything is waiting to be synced. */
   hasChanges(): boolean {
     const { list, changes, owner } = this.#records;
     // The listed records that may be dirty are kept aside: no look at every record per snapshot.
-    return list.view.anyDirty((record) => belongsTo(record, owner)) || changes.offPage.some((record) => record.dirty) || changes.removed.some((record) => !record.erased);
+    return list.view.anyDirty((record) => belongsTo(record, owner)) || changes.offPage.some((record) => record.dirty) || this.#records.prune().some((record) => !record.erased);
   }
 
   /** Take every edit as saved and forget pending removals (no request). New records stay new. */
@@ -265,24 +264,12 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.#changed();
   }
 
-  /** Undo every unsynced change: new records go, edits are undone, removed records come back. */
+  /**
+   * Undo every unsynced change: new records go, edits are undone, removed records come back. A
+   * new record whose create may have been applied goes as with remove(): destroyed once confirmed.
+   */
   rejectChanges(): void {
-    for (const record of this.getNewRecords()) {
-      if (record.saving) continue;
-      const index = this.#records.list.all.indexOf(record);
-      if (index !== -1) this.#records.list.all.splice(index, 1);
-      unjoin(record, this.#records.owner);
-    }
-    const changes = this.#records.changes;
-    for (const record of [...this.#records.list.all, ...changes.offPage]) if (record.dirty) record.reject();
-    const restore = changes.removed;
-    changes.clear();
-    for (const record of restore) {
-      const index = changes.removedAt(record) ?? this.#records.list.all.length;
-      this.#records.list.all.splice(Math.min(index, this.#records.list.all.length), 0, record);
-      record.reject();
-    }
-    this.#records.list.reindex();
+    this.#records.rejectAll(this.getNewRecords());
     this.#refresh(true);
     this.fire('datachanged', { store: this });
   }

@@ -59,13 +59,16 @@ export class RecordList<M extends Model<object>> {
     return this.view.shown();
   }
 
-  /** The record listed for an id. `except` is left out of an index built now (a record whose id just changed). */
+  /**
+   * The record listed for an id. `except` is left out of an index built now (a record whose id
+   * just changed). A server row's record before a new record that setId gave the same id.
+   */
   find(key: IdKey, except?: M): M | undefined {
     if (this.#byId === null) {
       const map = new Map<IdKey, M>();
       for (const record of this.#all) {
         const id = record === except ? undefined : idKey(record);
-        if (id !== undefined) map.set(id, record);
+        if (id !== undefined && !(record.phantom && map.has(id))) map.set(id, record);
       }
       this.#byId = map;
     }
