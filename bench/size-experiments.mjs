@@ -16,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { ENTRIES } from './bundle-size.mjs';
+import { applyEdits } from '../tools/production.mjs';
 
 const noSubscriptions = {
   name: 'no-subscriptions',
@@ -70,13 +71,7 @@ function withoutText(code) {
     ts.forEachChild(node, visit);
   };
   visit(file);
-  let out = '';
-  let at = 0;
-  for (const [start, end, replacement] of cuts.sort((a, b) => a[0] - b[0])) {
-    out += code.slice(at, start) + replacement;
-    at = end;
-  }
-  return out + code.slice(at);
+  return applyEdits(code, cuts);
 }
 
 async function measure(name, plugins, transform = (code) => code) {
