@@ -64,20 +64,20 @@ export const user = new User({ name: 'Ed' });
 };
 
 /** The sources as the production build has them. */
-const production = {
+export const productionPlugin = {
   name: 'production',
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => ({ contents: toProduction(await readFile(args.path, 'utf8'), args.path), loader: 'ts' }));
   },
 };
 
-/** Bundle one entry of one build ('production' unless told) and measure it: { min, gzip } in bytes. */
-export async function measureBundle(name, kind = 'production') {
+/** The esbuild options that bundle one entry of one build, minified; `plugins` run before the production build's. */
+export function bundleOptions(name, kind = 'production', plugins = []) {
   const entry = ENTRIES[name];
   if (!entry) throw new Error(`unknown bundle ${name}`);
-  const result = await build({
+  return {
     ...entry,
-    plugins: kind === 'production' ? [production] : [],
+    plugins: kind === 'production' ? [...plugins, productionPlugin] : plugins,
     bundle: true,
     minify: true,
     format: 'esm',
@@ -86,7 +86,12 @@ export async function measureBundle(name, kind = 'production') {
     write: false,
     logLevel: 'silent',
     absWorkingDir: root,
-  });
+  };
+}
+
+/** Bundle one entry of one build ('production' unless told) and measure it: { min, gzip } in bytes. */
+export async function measureBundle(name, kind = 'production') {
+  const result = await build(bundleOptions(name, kind));
   const file = result.outputFiles[0];
   if (!file) throw new Error(`esbuild wrote nothing for ${name}`);
   return { min: file.contents.length, gzip: gzipSync(file.contents, { level: 9 }).length };

@@ -1,6 +1,6 @@
 /**
- * What parts of the library cost, measured by bundling variants of it (min+gzip, as
- * bench/bundle-size.mjs does):
+ * What parts of the library cost, measured by bundling variants of its production build (min+gzip,
+ * as bench/bundle-size.mjs does):
  *
  *   node bench/size-experiments.mjs
  *
@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import ts from 'typescript';
-import { ENTRIES } from './bundle-size.mjs';
+import { bundleOptions } from './bundle-size.mjs';
 import { applyEdits } from '../tools/production.mjs';
 
 const noSubscriptions = {
@@ -75,7 +75,7 @@ function withoutText(code) {
 }
 
 async function measure(name, plugins, transform = (code) => code) {
-  const result = await build({ ...ENTRIES[name], bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', plugins });
+  const result = await build(bundleOptions(name, 'production', plugins));
   const code = transform(result.outputFiles[0].text);
   return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length };
 }
