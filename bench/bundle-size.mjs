@@ -44,6 +44,10 @@ export const DEV_BUDGETS = { library: 33.2 * 1024, typicalApp: 31.4 * 1024, rest
 export const ENTRIES = {
   library: { entryPoints: [resolve(root, 'src/index.ts')] },
   typicalApp: app('typical-app', TYPICAL),
+  typicalAppWithValidators: app('typical-app-validators', `import { Model, Store, presence, email } from ${index};
+class User extends Model.define({ fields: { name: 'string', email: 'string' }, proxy: { type: 'rest', url: '/api/users' }, validators: { name: presence(), email: email() } }) {}
+export const users = new Store({ model: User });
+`),
   typicalAppWithPresets: app('typical-app-presets', `${TYPICAL}import ${presets};\n`),
   typicalAppWithReact: { ...app('typical-app-react', `${TYPICAL}export { useStore, useRecord } from ${react};\n`), external: ['react'] },
   modelMemory: app('model-memory-app', `import { Model, MemoryProxy } from ${index};
@@ -91,10 +95,16 @@ export function bundleOptions(name, kind = 'production', plugins = []) {
 
 /** Bundle one entry of one build ('production' unless told) and measure it: { min, gzip } in bytes. */
 export async function measureBundle(name, kind = 'production') {
+  const contents = await bundleOf(name, kind);
+  return { min: contents.length, gzip: gzipSync(contents, { level: 9 }).length };
+}
+
+/** The minified bundle of one entry of one build, as bytes. */
+export async function bundleOf(name, kind = 'production') {
   const result = await build(bundleOptions(name, kind));
   const file = result.outputFiles[0];
   if (!file) throw new Error(`esbuild wrote nothing for ${name}`);
-  return { min: file.contents.length, gzip: gzipSync(file.contents, { level: 9 }).length };
+  return file.contents;
 }
 
 /** Every entry, production build; the development build under `development`. */

@@ -354,6 +354,7 @@ out.push(table(
     sizeRow('rest-proxy, whole library (src/index.ts)', 'library'),
     sizeRow('app importing only RestProxy (tree-shaken)', 'restProxyOnly'),
     sizeRow('typical app: Model, Store, RestProxy', 'typicalApp'),
+    sizeRow('typical app with Model.define and two validators (presence, email)', 'typicalAppWithValidators'),
     sizeRow('typical app + the built-in presets (rest-proxy/presets)', 'typicalAppWithPresets'),
     sizeRow('typical app + rest-proxy/react (React itself not counted)', 'typicalAppWithReact'),
     sizeRow('app importing Model and MemoryProxy', 'modelMemory'),

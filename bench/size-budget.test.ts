@@ -4,7 +4,7 @@
  * `production` export condition: bench/bundle-size.mjs) and in the development build. Deterministic: no timing.
  */
 import { describe, expect, it } from 'vitest';
-import { BUDGETS, DEV_BUDGETS, measureBundle, type BuildKind } from './bundle-size.mjs';
+import { BUDGETS, DEV_BUDGETS, bundleOf, measureBundle, type BuildKind } from './bundle-size.mjs';
 
 const kib = (bytes: number): string => `${(bytes / 1024).toFixed(2)} KiB`;
 
@@ -31,6 +31,17 @@ describe('bundle size', () => {
   it('the framework bindings cost an app nothing unless imported, and little when they are', async () => {
     const [typical, withReact] = [await measureBundle('typicalApp'), await measureBundle('typicalAppWithReact')];
     expect(withReact.gzip - typical.gzip, 'rest-proxy/react added to the typical app (React itself not counted)').toBeLessThan(1024);
+  });
+
+  it('the validators cost an app nothing unless imported, and each only what it is', async () => {
+    const has = (text: string, pattern: RegExp): boolean => pattern.test(text);
+    const typical = new TextDecoder().decode(await bundleOf('typicalApp'));
+    expect(has(typical, /is too short|e-mail address|is reserved/), 'a validator in an app that imports none').toBe(false);
+    const withTwo = new TextDecoder().decode(await bundleOf('typicalAppWithValidators'));
+    expect(has(withTwo, /e-mail address/)).toBe(true);
+    expect(has(withTwo, /give min, max or both|has the g or y flag|list must be a non-empty array/), 'length, range, format or inclusion in an app that imports presence and email only').toBe(false);
+    const [plain, validated] = [await measureBundle('typicalApp'), await measureBundle('typicalAppWithValidators')];
+    expect(validated.gzip - plain.gzip, 'Model.define with presence() and email() added to the typical app').toBeLessThan(600);
   });
 
   it('the production build is smaller than the development build, by its explanations', async () => {

@@ -5,11 +5,16 @@
  */
 export { Model } from './model/Model.js';
 export { RecordSnapshot } from './model/Model.js';
-export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './model/Model.js';
+export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './model/Model.js';
+export { auto, fieldsFor } from './model/define.js';
+export type { AutoField, DefinedModel, DefineOptions, FieldOptions, FieldsData, FieldsInput, FieldsMatch, FieldValue, ProxyOf, RecordOf } from './model/define.js';
+export { custom, email, exclusion, format, inclusion, length, presence, range } from './model/validators.js';
+export type { FormatOptions, LengthOptions, ListOptions, MessageOptions, PresenceOptions, RangeOptions, ValidatorMessage } from './model/validators.js';
+export type { Validator, Validators, ValidatorsOf } from './model/validate.js';
 export type { FieldConfig, FieldDeclaration } from './model/fields.js';
 
 export { Store } from './store/Store.js';
-export type { Group, LoadOptions, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions } from './store/Store.js';
+export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions } from './store/Store.js';
 
 export { Proxy } from './proxy/Proxy.js';
 export type { BatchOptions, BatchRecords, ProxyConfig, ProxyEvents, ProxyExceptionEvent, ProxyRetryEvent } from './proxy/Proxy.js';

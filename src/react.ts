@@ -10,7 +10,7 @@
  * @module rest-proxy/react
  */
 import { useCallback, useSyncExternalStore } from 'react';
-import { recordOf, recordOfModel, storeOf, type ModelClassFor } from './bindings/checks.js';
+import { recordOrNone, storeOf, type ModelClassFor } from './bindings/checks.js';
 import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
 
 export type { ModelClassFor };
@@ -32,19 +32,26 @@ export function useStore<M extends Model>(store: Store<M>): StoreSnapshot<M> {
 /**
  * The snapshot of a record (`get(name)`, `values`, `dirty`, `phantom`, `saving`, `erased`,
  * `errors`), kept up to date: an edit, a save starting and ending, the server's field errors, a
- * store load that brings new values all render again.
+ * store load that brings new values all render again. `undefined` or `null` (nothing selected)
+ * gives `undefined`.
  *
  * Give the model class as second argument to check the record's model (a TypeError when it is
  * another one) and to type a record known only as a `Model`: `useRecord(store.getAt(0), User)`.
  * @throws TypeError when `record` is not a record, or not one of `model`.
  */
 export function useRecord<M extends Model<object>>(record: M): RecordSnapshot<M>;
+export function useRecord<M extends Model<object>>(record: M | null | undefined): RecordSnapshot<M> | undefined;
 export function useRecord<R extends Model<object>, M extends Model<object>>(record: R, model: ModelClassFor<R, M>): RecordSnapshot<M>;
-export function useRecord<M extends Model<object>>(record: unknown, model?: ModelClass<M>): RecordSnapshot<M> | RecordSnapshot<Model<object>> {
-  const checked = model === undefined ? recordOf(record) : recordOfModel(record, model);
-  const subscribe = useCallback((onChange: () => void) => follow(checked, onChange), [checked]);
-  const snapshot = (): RecordSnapshot<M> | RecordSnapshot<Model<object>> => checked.getSnapshot();
+export function useRecord<R extends Model<object>, M extends Model<object>>(record: R | null | undefined, model: ModelClassFor<R, M>): RecordSnapshot<M> | undefined;
+export function useRecord(record: unknown, model?: ModelClass<Model<object>>): RecordSnapshot<Model<object>> | undefined {
+  const checked = recordOrNone(record, model);
+  const subscribe = useCallback((onChange: () => void) => (checked === undefined ? nothing : follow(checked, onChange)), [checked]);
+  const snapshot = (): RecordSnapshot<Model<object>> | undefined => checked?.getSnapshot();
   return useSyncExternalStore(subscribe, snapshot, snapshot);
+}
+
+function nothing(): () => void {
+  return nothing;
 }
 
 /**

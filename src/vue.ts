@@ -11,7 +11,7 @@
  * @module rest-proxy/vue
  */
 import { getCurrentScope, hasInjectionContext, inject, isRef, onScopeDispose, shallowReadonly, shallowRef, ssrContextKey, toValue, watch, type MaybeRefOrGetter, type ShallowRef } from 'vue';
-import { recordOf, recordOfModel, storeOf, type ModelClassFor } from './bindings/checks.js';
+import { recordOrNone, storeOf, type ModelClassFor } from './bindings/checks.js';
 import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
 
 export type { ModelClassFor };
@@ -32,18 +32,32 @@ export function useStore<M extends Model>(store: MaybeRefOrGetter<Store<M>>): Re
  * `errors`) in a readonly shallow ref: an edit, a save starting and ending, the server's field
  * errors, a store load that brings new values all replace it. Give a getter (`() => props.record`)
  * or a ref to follow whichever record it holds: a record given as it is stays the one followed.
+ * `undefined` or `null` (nothing selected) gives `undefined`, until the getter gives a record.
  *
  * Give the model class as second argument to check the record's model (a TypeError when it is
  * another one) and to type a record known only as a `Model`: `useRecord(store.getAt(0), User)`.
  * @throws TypeError when `record` is not a record, or not one of `model`.
  */
 export function useRecord<M extends Model<object>>(record: MaybeRefOrGetter<M>): Readonly<ShallowRef<RecordSnapshot<M>>>;
+export function useRecord<M extends Model<object>>(record: MaybeRefOrGetter<M | null | undefined>): Readonly<ShallowRef<RecordSnapshot<M> | undefined>>;
 export function useRecord<R extends Model<object>, M extends Model<object>>(record: MaybeRefOrGetter<R>, model: ModelClassFor<R, M>): Readonly<ShallowRef<RecordSnapshot<M>>>;
-export function useRecord<M extends Model<object>>(record: unknown, model?: ModelClass<M>): Readonly<ShallowRef<RecordSnapshot<M>>> | Readonly<ShallowRef<RecordSnapshot<Model<object>>>> {
-  const dynamic = isRef(record) || typeof record === 'function';
-  if (model === undefined) return follow(() => recordOf(toValue(record)), dynamic);
-  return follow(() => recordOfModel(toValue(record), model), dynamic);
+export function useRecord<R extends Model<object>, M extends Model<object>>(record: MaybeRefOrGetter<R | null | undefined>, model: ModelClassFor<R, M>): Readonly<ShallowRef<RecordSnapshot<M> | undefined>>;
+export function useRecord(record: unknown, model?: ModelClass<Model<object>>): Readonly<ShallowRef<RecordSnapshot<Model<object>> | undefined>> {
+  return follow<RecordSnapshot<Model<object>> | undefined>(() => recordOrNone(toValue(record), model) ?? NOTHING, isRef(record) || typeof record === 'function');
 }
+
+function unsubscribed(): void {
+  // nothing to end
+}
+
+/** What a ref follows while given no record: nothing, ever. */
+const NOTHING: Source<undefined> = {
+  subscribe(listener) {
+    listener(undefined);
+    return unsubscribed;
+  },
+  getSnapshot: () => undefined,
+};
 
 interface Source<S> {
   subscribe(listener: (snapshot: S) => void): () => void;

@@ -29,6 +29,16 @@ export function recordOfModel<M extends Model<object>>(value: unknown, model: Mo
   throw new TypeError(`useRecord: expected a record of ${model.getEntityName()}, got ${describe(value, 'save')}`);
 }
 
+/**
+ * The record given, checked (against `model` when given); undefined for `undefined` or `null`
+ * (nothing selected), which the bindings show as no snapshot.
+ */
+export function recordOrNone(value: unknown, model?: ModelClass<Model<object>>): Model<object> | undefined {
+  if (value !== undefined && value !== null) return model === undefined ? recordOf(value) : recordOfModel(value, model);
+  if (model !== undefined && !isModelClass(model)) recordOfModel(value, model);
+  return undefined;
+}
+
 function isModelClass(value: unknown): boolean {
   return typeof value === 'function' && (value === Model || value.prototype instanceof Model);
 }

@@ -9,9 +9,9 @@ export type ProxyErrorKind =
   | 'abort' // cancelled by the caller's AbortSignal, or superseded by a newer load
   | 'parse' // the answer was not JSON, was cut short, or not in the shape the reader expects
   | 'server' // the server said it failed (`success: false`) or its answer cannot be used
-  | 'validation' // 422, or a 400 that maps fields to messages: see `fieldErrors`
+  | 'validation' // 422, a 400 that maps fields to messages, or `success: false` with field errors: see `fieldErrors`
   | 'conflict' // 409 or 412: someone else changed the record; see `current`
-  | 'config'; // the request cannot be built or sent: no url, a relative url without a page, a missing template value, an id that cannot be a path segment, a record without an id, a url or verb fetch refuses; nothing was sent
+  | 'config'; // the request cannot be built or sent: no url, a relative url without a page, a missing template value, an id that cannot be a path segment, a record without an id, a url or verb fetch refuses, a value JSON cannot hold; nothing was sent
 
 /** Field name to messages, as a server's validation answer gives them. */
 export type FieldErrors = Record<string, string[]>;
@@ -48,7 +48,7 @@ export class ProxyError extends Error {
   readonly response: Response | undefined;
   /** The response body: parsed JSON when it was JSON, else its text. */
   readonly body: unknown;
-  /** For kind 'validation': the server's messages per field. */
+  /** For kind 'validation': the server's messages per field (an object without a prototype). */
   readonly fieldErrors: FieldErrors | undefined;
   /** For kind 'conflict': the server's current version of the record, when it sent one. */
   readonly current: unknown;

@@ -7,6 +7,16 @@ import type { Operation } from '../operation/Operation.js';
 import { describeValue } from '../util/options.js';
 import { dev } from '../util/dev.js';
 
+/** At most a few hundred characters of what a server sent (the whole is on error.body). */
+function quote(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max).replace(/[\uD800-\uDBFF]$/, '')}…` : text;
+}
+
+/** ` (name: is required; email: is invalid)`, or '' without field errors. */
+function fieldSummary(fieldErrors: Record<string, string[]> | undefined): string {
+  return fieldErrors === undefined ? '' : ` (${quote(Object.entries(fieldErrors).map(([field, messages]) => `${field}: ${messages.join(', ')}`).join('; '))})`;
+}
+
 /** What a write that got no usable answer leaves: nothing changed here. */
 const KEPT = 'nothing was changed here: the records are as they were';
 
@@ -76,7 +86,7 @@ export function redirectedWrite(label: string, status: number, location: string,
 }
 
 export function htmlAnswer(label: string, status: number, title: string | undefined): string {
-  return `${label} answered ${status} with an HTML page${title ? ` ("${title}")` : ''} instead of JSON${dev('; check that the url points at the API and not at a web page or a login screen')}`;
+  return `${label} answered ${status} with an HTML page${title ? ` ("${quote(title)}")` : ''} instead of JSON${dev('; check that the url points at the API and not at a web page or a login screen')}`;
 }
 
 export function invalidJson(label: string, status: number, reason: string, text: string): string {
@@ -84,15 +94,21 @@ export function invalidJson(label: string, status: number, reason: string, text:
 }
 
 export function badShape(label: string, status: number, problem: string): string {
-  return `${label} answered ${status} but ${problem}`;
+  return `${label} answered ${status} but ${quote(problem, 500)}`;
+}
+
+/** A body JSON cannot hold: `field` is where it is, when one field alone is (`notes`, `notes of record 2`). */
+export function notJson(field: string | undefined, error: unknown): string {
+  const reason = error instanceof RangeError ? 'it is nested too deeply' : error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return `${field === undefined ? 'the body' : `the field ${field}`} cannot be written as JSON: ${reason}`;
 }
 
 export function unsafeId(id: number): string {
   return `the answer has the id ${id} (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53)${dev(': JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings')}`;
 }
 
-export function serverSaidNo(label: string, message: string | undefined): string {
-  return `${label} failed: the server answered success: false${message ? `: ${message}` : ''}`;
+export function serverSaidNo(label: string, message: string | undefined, fieldErrors?: Record<string, string[]>): string {
+  return `${label} failed: the server answered success: false${message ? `: ${quote(message)}` : ''}${fieldSummary(fieldErrors)}`;
 }
 
 export function writeFailed(label: string, problem: string): string {
@@ -108,9 +124,8 @@ export function missingIds(missing: readonly number[], total: number): string {
 /** `PUT /users/2 failed: 422 Unprocessable Entity: message (name: is required)` and a hint. */
 export function httpFailed(label: string, status: number, statusText: string, detail: string | undefined, fieldErrors: Record<string, string[]> | undefined, hint: string): string {
   let summary = `${label} failed: ${status}${statusText ? ` ${statusText}` : ''}`;
-  if (detail !== undefined) summary += `: ${detail}`;
-  if (fieldErrors !== undefined) summary += ` (${Object.entries(fieldErrors).map(([field, messages]) => `${field}: ${messages.join(', ')}`).join('; ')})`;
-  return summary + hint;
+  if (detail !== undefined) summary += `: ${quote(detail)}`;
+  return summary + fieldSummary(fieldErrors) + hint;
 }
 
 export const HINTS = {

@@ -6,36 +6,31 @@ import { isValidId, type Action, type FieldInfo, type RecordLike } from '../oper
 import type { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
-import { checkListener, View, type Subscriber } from '../util/notify.js';
+import type { Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
-import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type RecordMeta, type RecordOwner } from './internal.js';
+import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { proxyOf, requestOptions, runDestroy, saveRecord, takeServerRecord } from './persistence.js';
-import { isSnapshotOf, RecordSnapshot, sameRecordSnapshot } from './snapshot.js';
-import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
+import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
+import { defineModel, type ProxyOf } from './define.js';
+import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
+import { NO_ERRORS, validateRecord, type Validators } from './validate.js';
 import { convertOrThrow, fromServerValue, getData, initValues, readField, setValues } from './values.js';
 import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
 import { isPhantom, NEW, SAVED, type WriteState } from './writeState.js';
 
-export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions } from './types.js';
+export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
 export { RecordSnapshot };
 
 const proxies = new WeakMap<object, Proxy>();
 let clientIds = 0;
-const NO_ERRORS: FieldErrors = Object.freeze({});
 
 /** A key that exists only in types: it gives each model's records their data type, so a Post is not a User. */
 declare const DATA_TYPE: unique symbol;
 
 /** Set while `recordFromServer` constructs a record, so that the constructor adopts server data as is. */
 let adopting: Record<string, unknown> | undefined;
-
-/** A record's snapshot and listeners (made when first asked for; the view holds the record, and the record's meta the view). */
-function viewOf(record: Model<object>): View<unknown> {
-  const meta = metaOf(record);
-  return (meta.view ??= new View<unknown>(() => new RecordSnapshot(record), sameRecordSnapshot));
-}
 
 /** Make a record of `model` that adopts server data as is (converted lazily). */
 export function recordFromServer<T extends Model>(model: ModelClass<T>, data: Record<string, unknown>): T {
@@ -73,6 +68,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * minifiers rename. @example static override entityName = 'User';
    */
   static entityName = '';
+  /** The validators per field, checked by `validate()` and before a save or sync sends a record. @example { name: presence() } */
+  static validators: Validators | undefined = undefined;
+  /** A model class to extend, whose record type follows from its fields: `class User extends Model.define({ fields: { name: 'string' } }) {}`. */
+  static define = defineModel;
 
   /** The data type of the records (types only: nothing at run time), so that records of different models are different types. */
   declare readonly [DATA_TYPE]?: { [K in keyof D]: D[K] };
@@ -83,7 +82,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   /** @internal */
   [META]: RecordMeta | null;
   /** @internal */
-  [OWNERS]: RecordOwner | RecordOwner[] | null;
+  [OWNERS]: OwnerLink | OwnerLink[] | null;
 
   constructor(data?: ModelInit<D>) {
     this[OWNERS] = null;
@@ -124,7 +123,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return entityNameOf(this);
   }
 
-  /** The proxy of this class, made from `static proxy` the first time it is needed. */
+  /** The proxy of this class, made from `static proxy` the first time it is needed (typed as the proxy declared). */
+  static getProxy<C extends { readonly proxy: unknown }>(this: C): ProxyOf<C['proxy']>;
   static getProxy(): Proxy {
     const cached = proxies.get(this);
     if (cached) return cached;
@@ -308,6 +308,16 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return this;
   }
 
+  /** The failing fields and their messages (frozen; empty when valid). Changes nothing. */
+  validate(): FieldErrorsOf<D> {
+    return validateRecord(this);
+  }
+
+  /** True when `validate()` finds nothing. */
+  isValid(): boolean {
+    return Object.keys(this.validate()).length === 0;
+  }
+
   // ---- persistence -------------------------------------------------------------------------
 
   /**
@@ -319,7 +329,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * update succeeded (it rejects with the update's error if not: the record is created, and the
    * edits stay unsaved).
    */
-  save(options: PersistOptions = {}): Promise<Operation> {
+  save(options: SaveOptions = {}): Promise<Operation> {
     return saveRecord(this, options);
   }
 
@@ -349,15 +359,12 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * function that unsubscribes. Svelte can use a record as a store (`$record`).
    */
   subscribe(listener: Subscriber<RecordSnapshot<this>>): () => void {
-    checkListener(listener);
-    // The snapshot the view tells (a listener compares it with the last one it was given).
-    return viewOf(this).add((snapshot) => listener(isSnapshotOf(snapshot, this) ? snapshot : this.getSnapshot()));
+    return subscribeTo(this, listener);
   }
 
   /** What the record looks like now: the same object until something visible changes. */
   getSnapshot(): RecordSnapshot<this> {
-    const snapshot = viewOf(this).get();
-    return isSnapshotOf(snapshot, this) ? snapshot : new RecordSnapshot(this);
+    return snapshotOf(this);
   }
 
   toJSON(): Record<string, unknown> {

@@ -12,11 +12,11 @@ import type { WriteState } from './writeState.js';
 export const DATA: unique symbol = Symbol('rest-proxy.data');
 /** @internal What the record knows beyond its values; null for a clean record loaded from a server. */
 export const META: unique symbol = Symbol('rest-proxy.meta');
-/** @internal The stores that hold the record. */
+/** @internal The stores that hold the record, held weakly (see OwnerLink). */
 export const OWNERS: unique symbol = Symbol('rest-proxy.owners');
 
 /** Something that holds records and wants to hear of their changes (a Store). */
-export interface RecordOwner {
+export interface OwnerHooks {
   /** The proxy records of this owner are saved through, when it has its own. */
   proxy(): Proxy | undefined;
   /** Fields were edited (set, setId). */
@@ -28,6 +28,22 @@ export interface RecordOwner {
   afterErase(record: object): void;
   /** Anything visible about the record changed (values, saving, errors): for subscriptions. */
   afterChange(record: object): void;
+}
+
+/**
+ * What a record keeps of a store: a weak reference, one per store and shared by all its records
+ * (a load of 100,000 records makes none), so that a record kept by the app does not keep alive
+ * every store that ever listed it.
+ */
+export type OwnerLink = WeakRef<OwnerHooks>;
+
+export interface RecordOwner extends OwnerHooks {
+  readonly link: OwnerLink;
+}
+
+/** The hooks as an owner of records, with the link its records keep. */
+export function recordOwner(hooks: OwnerHooks): RecordOwner {
+  return Object.assign(hooks, { link: new WeakRef(hooks) });
 }
 
 export interface RecordMeta {
@@ -43,21 +59,25 @@ export interface RecordMeta {
   version: number;
   /** When each field was last set by the user (a clock shared by all records): which of two edits came last. */
   stamps: Map<string, number> | undefined;
-  /** Its snapshot and listeners, once asked for. */
+  /** Its snapshot and listeners while it has subscribers. */
   view: View<unknown> | undefined;
+  /** Else the last snapshot given, held weakly: the same object until a visible change, for as long as anyone holds it. */
+  shown: WeakRef<object> | undefined;
+  /** Something may have changed since `shown` was made. */
+  stale: boolean;
 }
 
 /** A record as the model's modules and the Store reach it. */
 export interface Internals {
   [DATA]: Record<string, unknown>;
   [META]: RecordMeta | null;
-  [OWNERS]: RecordOwner | RecordOwner[] | null;
+  [OWNERS]: OwnerLink | OwnerLink[] | null;
 }
 
 export function newMeta(state: WriteState): RecordMeta {
   return {
     state, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, writing: undefined,
-    version: 0, stamps: undefined, view: undefined,
+    version: 0, stamps: undefined, view: undefined, shown: undefined, stale: false,
   };
 }
 
@@ -68,12 +88,28 @@ export function stamp(meta: RecordMeta, name: string): void {
   (meta.stamps ??= new Map()).set(name, ++clock);
 }
 
-/** Call `tell` for every store that holds the record. */
-export function eachOwner(record: Internals, tell: (owner: RecordOwner) => void): void {
+/** Call `tell` for every store that holds the record (a store collected meanwhile is forgotten). */
+export function eachOwner(record: Internals, tell: (owner: OwnerHooks) => void): void {
   const owners = record[OWNERS];
   if (owners === null) return;
-  if (Array.isArray(owners)) for (const owner of [...owners]) tell(owner);
-  else tell(owners);
+  if (!Array.isArray(owners)) {
+    // One store (the common case): no list to make.
+    const owner = owners.deref();
+    if (owner === undefined) record[OWNERS] = null;
+    else tell(owner);
+    return;
+  }
+  for (const link of [...owners]) {
+    const owner = link.deref();
+    if (owner === undefined) unlink(record, link);
+    else tell(owner);
+  }
+}
+
+/** The first store that holds the record, if any. */
+export function firstOwner(record: Internals): OwnerHooks | undefined {
+  const owners = record[OWNERS];
+  return (Array.isArray(owners) ? owners[0] : owners)?.deref();
 }
 
 /**
@@ -82,30 +118,39 @@ export function eachOwner(record: Internals, tell: (owner: RecordOwner) => void)
  */
 export function touch(record: Internals): void {
   const meta = record[META];
-  meta?.view?.changed();
+  if (meta !== null) {
+    meta.stale = true;
+    meta.view?.changed();
+  }
   eachOwner(record, (owner) => owner.afterChange(record));
 }
 
 /** A store takes the record in. */
 export function join(record: Internals, owner: RecordOwner): void {
+  const link = owner.link;
   const owners = record[OWNERS];
-  if (owners === null) record[OWNERS] = owner;
+  if (owners === null) record[OWNERS] = link;
   else if (Array.isArray(owners)) {
-    if (!owners.includes(owner)) owners.push(owner);
-  } else if (owners !== owner) record[OWNERS] = [owners, owner];
+    if (!owners.includes(link)) owners.push(link);
+  } else if (owners !== link) record[OWNERS] = [owners, link];
 }
 
 /** A store lets the record go. */
 export function unjoin(record: Internals, owner: RecordOwner): void {
+  unlink(record, owner.link);
+}
+
+function unlink(record: Internals, link: OwnerLink): void {
   const owners = record[OWNERS];
-  if (owners === owner) record[OWNERS] = null;
+  if (owners === link) record[OWNERS] = null;
   else if (Array.isArray(owners)) {
-    const rest = owners.filter((candidate) => candidate !== owner);
+    const rest = owners.filter((candidate) => candidate !== link);
     record[OWNERS] = rest.length === 0 ? null : rest.length === 1 ? (rest[0] ?? null) : rest;
   }
 }
 
 export function belongsTo(record: Internals, owner: RecordOwner): boolean {
   const owners = record[OWNERS];
-  return owners === owner || (Array.isArray(owners) && owners.includes(owner));
+  const link = owner.link;
+  return owners === link || (Array.isArray(owners) && owners.includes(link));
 }

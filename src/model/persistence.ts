@@ -6,14 +6,15 @@ import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Action } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
-import { DATA, eachOwner, META, OWNERS, touch } from './internal.js';
-import type { Model, PersistOptions } from './Model.js';
+import { DATA, eachOwner, firstOwner, META, touch } from './internal.js';
+import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
 import { sameShown } from './snapshot.js';
 import { mergeServerValues, readField } from './values.js';
 import { editedSinceApplied, enqueue, eraseRecord, metaOf, watchSends } from './writes.js';
 import { mayExist, SAVED } from './writeState.js';
 import { sameValue } from './fields.js';
+import { invalidError } from './validate.js';
 
 /**
  * Take a freshly read copy of a record (its values and ETag): fields with local edits keep them
@@ -119,12 +120,10 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
 /** The proxy a record is saved through: the one given, its store's, else its model's. */
 export function proxyOf(record: Model<object>, options: PersistOptions): Proxy {
   if (options.proxy) return options.proxy;
-  const owners = record[OWNERS];
-  const owner = Array.isArray(owners) ? owners[0] : owners;
-  return owner?.proxy() ?? record.getModelClass().getProxy();
+  return firstOwner(record)?.proxy() ?? record.getModelClass().getProxy();
 }
 
-export async function runSave(record: Model<object>, options: PersistOptions): Promise<Operation> {
+export async function runSave(record: Model<object>, options: PersistOptions, validate = false): Promise<Operation> {
   if (record.erased) throw new TypeError(`${entityNameOf(recordInfo(record).model)}.save: the record was destroyed; make a new one to create it again`);
   const action: Action | undefined = record.phantom ? 'create' : record.dirty ? 'update' : undefined;
   if (action === undefined) {
@@ -132,6 +131,8 @@ export async function runSave(record: Model<object>, options: PersistOptions): P
     operation.setSuccessful(new ResultSet({ records: [record] }));
     return operation;
   }
+  const invalid = validate ? invalidError(record, action) : undefined;
+  if (invalid !== undefined) throw invalid;
   const operation = new Operation({ action, records: [record], ...requestOptions(options) });
   const proxy = proxyOf(record, options);
   await (action === 'create' ? proxy.create(operation) : proxy.update(operation));
@@ -145,15 +146,16 @@ export async function runSave(record: Model<object>, options: PersistOptions): P
  * the record took the place of), so that a save that resolves has saved them. Resolves with the
  * create.
  */
-export async function saveRecord(record: Model<object>, options: PersistOptions): Promise<Operation> {
+export async function saveRecord(record: Model<object>, options: SaveOptions): Promise<Operation> {
+  const validate = options.validate !== false;
   let followUp = false;
   const operation = await enqueue(record, async () => {
     const replayable = editedSinceApplied(record);
-    const done = await runSave(record, options);
+    const done = await runSave(record, options, validate);
     followUp = replayable && !record.phantom && record.dirty;
     return done;
   });
-  if (followUp) await enqueue(record, () => (record.erased ? Promise.resolve(operation) : runSave(record, options)));
+  if (followUp) await enqueue(record, () => (record.erased ? Promise.resolve(operation) : runSave(record, options, validate)));
   return operation;
 }
 

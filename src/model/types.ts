@@ -17,6 +17,12 @@ export interface PersistOptions {
   proxy?: Proxy;
 }
 
+/** Options of save. */
+export interface SaveOptions extends PersistOptions {
+  /** False: send the record without checking its validators. Default true. */
+  validate?: boolean;
+}
+
 /** A model class as a static method sees its `this`. */
 export interface ModelClass<T extends Model<object> = Model> {
   new (data?: Record<string, unknown>): T;

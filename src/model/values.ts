@@ -130,14 +130,14 @@ export function convertOrThrow(record: ValueHolder, field: Field, value: unknown
 
 /**
  * The values of a new record: each declared field given (converted to its type) or its default;
- * a key that is no declared field is a TypeError, as with set(). A model that declares no field
+ * a key that is no declared field (nor the id) is a TypeError, as with set(). A model that declares no field
  * takes any key but `__proto__`.
  */
 export function initValues(record: ValueHolder, info: ModelInfo, values: Record<string, unknown>, data: unknown): void {
   if (data !== undefined && !isPlainObject(data)) throw new TypeError(`${entityNameOf(info.model)}: a record is made of an object of field values, got ${describeValue(data)}`);
   const input: Record<string, unknown> = data ?? {};
   for (const key of Object.keys(input)) {
-    if (input[key] !== undefined && !info.byName.has(key) && (info.fields.length > 0 || key === '__proto__')) throw unknownField(info, '', key);
+    if (input[key] !== undefined && !info.byName.has(key) && key !== info.idProperty && (info.fields.length > 0 || key === '__proto__')) throw unknownField(info, '', key);
   }
   for (const field of info.fields) {
     const given = input[field.name];
@@ -147,7 +147,9 @@ export function initValues(record: ValueHolder, info: ModelInfo, values: Record<
     // it is valid, and it is written back as it is, never parsed just to be formatted again.
     values[field.name] = field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : convertOrThrow(record, field, value);
   }
-  if (info.fields.length === 0) for (const key of Object.keys(input)) if (input[key] !== undefined) values[key] = input[key];
+  if (info.fields.length === 0) {
+    for (const key of Object.keys(input)) if (input[key] !== undefined) values[key] = input[key];
+  } else if (info.idField === undefined && input[info.idProperty] !== undefined) values[info.idProperty] = input[info.idProperty]; // an undeclared id, as given
 }
 
 /**
@@ -162,7 +164,7 @@ export function setValues(record: ValueHolder, nameOrValues: unknown, value: unk
   const entries: [string, unknown][] = typeof nameOrValues === 'string' ? [[nameOrValues, value]] : Object.entries(nameOrValues);
   const converted: [string, unknown, Field | undefined][] = entries.map(([name, raw]) => {
     const field = info.byName.get(name);
-    if (field === undefined && (info.fields.length > 0 || name === '__proto__')) throw unknownField(info, '.set', name);
+    if (field === undefined && name !== info.idProperty && (info.fields.length > 0 || name === '__proto__')) throw unknownField(info, '.set', name);
     return [name, field ? convertOrThrow(record, field, raw) : raw, field];
   });
   const changed: string[] = [];

@@ -1,5 +1,5 @@
 import { ProxyError } from '../errors/ProxyError.js';
-import { CANNOT_SEND, cannotSend, failedWith, relativeUrl } from '../errors/messages.js';
+import { CANNOT_SEND, cannotSend, failedWith, notJson, relativeUrl } from '../errors/messages.js';
 import { addHeaders, basicAuth } from '../http/headers.js';
 import type { AfterHook, BeforeHook } from '../http/hooks.js';
 import { retrying, type NormalizedRetry } from '../http/retry.js';
@@ -11,6 +11,7 @@ import { Request } from '../operation/Request.js';
 import type { Action, RecordLike } from '../operation/types.js';
 import { defineOptions, isPlainObject, optionChanges, type OptionSchema, type Stored } from '../util/options.js';
 import { appendQuery, encodeQuery, isAbsoluteUrl, removeQueryParam, splitUrl } from '../util/url.js';
+import { unwritableField } from '../writer/JsonWriter.js';
 import { readAnswer, type AnswerContext } from './answer.js';
 import { etags } from './features/etag.js';
 import type { Feature } from './features/feature.js';
@@ -208,6 +209,12 @@ export class AjaxProxy extends ServerProxy {
       params = {};
     }
     const label = this.describe(request);
+    let json: string | undefined;
+    try {
+      json = body === undefined ? undefined : JSON.stringify(body);
+    } catch (error) {
+      throw new ProxyError('config', cannotSend(label, notJson(unwritableField(request.operation.written), error)), { cause: error, mayHaveBeenApplied: false });
+    }
     if (FORBIDDEN_VERBS.has(method)) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.verb(method)), { mayHaveBeenApplied: false });
     if (body !== undefined && !hasBody) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.body(method, request.action)), { mayHaveBeenApplied: false });
     const url = this.#finalUrl(request, params, label);
@@ -223,7 +230,7 @@ export class AjaxProxy extends ServerProxy {
       url,
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: json,
       credentials: this.withCredentials,
       label,
       write: method !== 'GET',

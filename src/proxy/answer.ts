@@ -69,7 +69,12 @@ export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exc
     throw fail('parse', request, badShape(proxy.describe(request), response.status, error.message), { ...details(), body, cause: error });
   }
   if (!resultSet.success) {
-    throw fail('server', request, serverSaidNo(proxy.describe(request), resultSet.message), { ...details(), body, mayHaveBeenApplied: false });
+    // Field errors beside success: false (Ext's servers) are a validation failure, as a 422's are.
+    const reader = proxy.proxy.reader;
+    const { fieldErrors } = reader.readError(reader.transform && body !== undefined ? reader.transform(body) : body);
+    throw fail(fieldErrors ? 'validation' : 'server', request, serverSaidNo(proxy.describe(request), resultSet.message, fieldErrors) + (fieldErrors ? HINTS.validation : ''), {
+      ...details(), body, fieldErrors, mayHaveBeenApplied: false,
+    });
   }
   takeEtag(request, response, resultSet);
   if (operation.action === 'read') {
@@ -215,7 +220,7 @@ function httpError(proxy: AnswerContext, request: Request, response: Response, t
   const detail = message ?? (title !== undefined && title !== `${status} ${statusText}` ? title : undefined);
   const summary = httpFailed(proxy.describe(request), status, statusText, detail, fieldErrors, hint(proxy, request, status, kind));
   return fail(kind, request, summary, {
-    status, statusText, response, body, fieldErrors: kind === 'validation' ? (fieldErrors ?? {}) : fieldErrors,
+    status, statusText, response, body, fieldErrors: kind === 'validation' ? (fieldErrors ?? Object.create(null)) : fieldErrors,
     current: kind === 'conflict' && isPlainObject(body) ? body : undefined,
   });
 }

@@ -3,17 +3,18 @@ import { unsafeId } from '../errors/messages.js';
 import { idKey } from '../operation/commit.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import { isUnsafeId, type Action, type ModelClassLike } from '../operation/types.js';
-import { applyOptions, defineOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
+import { applyOptions, defineOptions, describeValue, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { readPath, typeName } from '../util/path.js';
 import { dev } from '../util/dev.js';
 
-/** A dotted path into the body, or a function that picks the value out of it. */
-export type BodyPath = string | ((data: unknown) => unknown);
+/** A dotted path into the body, or a function that picks the value out of it (given the read's context). */
+export type BodyPath = string | ((data: unknown, context: ReadContext) => unknown);
 
 export interface JsonReaderConfig {
   /**
    * Where the records are: `''` (default) is the body itself (an array, or one object); a dotted
-   * path (`'data'`, `'_embedded.users'`) or a function picks them out of an envelope.
+   * path (`'data'`, `'_embedded.users'`) or a function picks them out of an envelope (it is given
+   * the body and the ReadContext: `context.collection` is true for a store load).
    * @example new JsonReader({ rootProperty: 'results' }) // Django REST framework
    */
   rootProperty?: BodyPath;
@@ -66,12 +67,19 @@ const schema: OptionSchema = {
   transformRecord: option(is.function),
 };
 
-function pick(data: unknown, path: BodyPath): unknown {
-  return typeof path === 'function' ? path(data) : readPath(data, path);
+function pick(data: unknown, path: BodyPath, context: ReadContext): unknown {
+  return typeof path === 'function' ? path(data, context) : readPath(data, path);
 }
 
-function describePath(path: BodyPath): string {
-  return typeof path === 'function' ? 'the rootProperty function' : `"${path}"`;
+function describePath(path: BodyPath, name: string): string {
+  return typeof path === 'function' ? `the ${name} function` : `"${path}"`;
+}
+
+/** A number of records: a non-negative safe integer, or a string of decimal digits. */
+function toTotal(value: unknown, where: string): number {
+  const total = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (Number.isSafeInteger(total) && Number(total) >= 0) return Number(total);
+  throw new ReadShapeError(`${where} is ${describeValue(value)}, not a number of records (a whole number, 0 or more)`);
 }
 
 function firstString(values: unknown[]): string | undefined {
@@ -85,19 +93,26 @@ function toStrings(value: unknown): string[] | undefined {
 }
 
 /**
- * Field errors as an object of own properties, whatever the field names: made with
- * Object.fromEntries, so that `__proto__` or `constructor` are fields like any other.
+ * Field errors as an object of own properties without a prototype, whatever the field names:
+ * `__proto__` or `constructor` are fields like any other, and a field without messages reads as
+ * undefined (never as Object.prototype's `toString`).
  */
 function toFieldErrors(entries: Iterable<[string, string[]]>): FieldErrors | undefined {
-  const errors: FieldErrors = Object.fromEntries(entries);
-  return Object.keys(errors).length > 0 ? errors : undefined;
+  const errors: FieldErrors = Object.create(null);
+  let found = false;
+  for (const [field, messages] of entries) {
+    errors[field] = messages;
+    found = true;
+  }
+  return found ? errors : undefined;
 }
 
-/** `{ field: msg | msg[] }` -> FieldErrors, or undefined when a value is neither. */
-function fieldMap(value: unknown, arraysOnly: boolean): FieldErrors | undefined {
+/** `{ field: msg | msg[] }` -> FieldErrors, or undefined when a value is neither; `skip`: keys that are not fields. */
+function fieldMap(value: unknown, arraysOnly: boolean, skip: string[] = []): FieldErrors | undefined {
   if (!isPlainObject(value)) return undefined;
   const entries: [string, string[]][] = [];
   for (const [field, messages] of Object.entries(value)) {
+    if (skip.includes(field)) continue;
     const list = arraysOnly && !Array.isArray(messages) ? undefined : toStrings(messages);
     if (list === undefined) return undefined;
     entries.push([field, list]);
@@ -105,7 +120,7 @@ function fieldMap(value: unknown, arraysOnly: boolean): FieldErrors | undefined 
   return toFieldErrors(entries);
 }
 
-/** JSON:API `[{ source: { pointer }, detail }]` or Spring `[{ property, message }]`. */
+/** JSON:API `[{ source: { pointer }, detail }]`, Spring `[{ property, message }]` or Ext's form `[{ id, msg }]`. */
 function fieldList(value: unknown): FieldErrors | undefined {
   if (!Array.isArray(value)) return undefined;
   const errors = new Map<string, string[]>();
@@ -113,8 +128,8 @@ function fieldList(value: unknown): FieldErrors | undefined {
     if (!isPlainObject(item)) continue;
     const source = item.source;
     const pointer = isPlainObject(source) && typeof source.pointer === 'string' ? source.pointer : undefined;
-    const field = pointer !== undefined ? pointer.split('/').pop() : typeof item.property === 'string' ? item.property : undefined;
-    const message = firstString([item.detail, item.message, item.title]);
+    const field = pointer !== undefined ? pointer.split('/').pop() : firstString([item.property, typeof item.msg === 'string' ? item.id : undefined]);
+    const message = firstString([item.detail, item.message, item.title, item.msg]);
     if (field === undefined || field === '' || message === undefined) continue;
     const list = errors.get(field);
     if (list) list.push(message);
@@ -154,7 +169,7 @@ export class JsonReader {
    */
   read(body: unknown, context: ReadContext): ResultSet {
     const data = this.transform && body !== undefined ? this.transform(body) : body;
-    const root = data === undefined || data === null ? undefined : pick(data, this.rootProperty);
+    const root = data === undefined || data === null ? undefined : pick(data, this.rootProperty, context);
     // An envelope holds the records under rootProperty; a body that is the record itself is none,
     // so that a record's own `success: false` field is a value, not a failure.
     const envelope = isPlainObject(data) && root !== data ? data : undefined;
@@ -169,7 +184,7 @@ export class JsonReader {
         : items;
     return new ResultSet({
       records,
-      total: this.readTotal(data, context.response, items.length),
+      total: this.readTotal(data, context, items.length),
       success: true,
       message: this.readMessage(envelope),
     });
@@ -188,7 +203,7 @@ export class JsonReader {
       if (this.rootProperty === '') return [];
       const keys = isPlainObject(data) ? Object.keys(data).slice(0, 8).join(', ') : typeName(data);
       throw new ReadShapeError(
-        `the answer has no records at ${describePath(this.rootProperty)} (it has: ${keys})${dev("; set the reader's rootProperty to where they are")}`,
+        `the answer has no records at ${describePath(this.rootProperty, 'rootProperty')} (it has: ${keys})${dev("; set the reader's rootProperty to where they are")}`,
       );
     }
     let list: unknown[];
@@ -224,30 +239,24 @@ export class JsonReader {
     return items;
   }
 
-  private readTotal(data: unknown, response: Response | undefined, count: number): number {
-    if (this.totalHeader !== undefined && response) {
-      const header = response.headers.get(this.totalHeader);
-      const total = header === null ? NaN : Number.parseInt(header, 10);
-      if (Number.isFinite(total)) return total;
-    }
-    if (isPlainObject(data) && this.totalProperty !== '') {
-      const value = pick(data, this.totalProperty);
-      const total = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseInt(value, 10) : NaN;
-      if (Number.isFinite(total)) return total;
-    }
-    return count;
+  /** The total from the header, else the body, else the number of records read. */
+  private readTotal(data: unknown, context: ReadContext, count: number): number {
+    const header = this.totalHeader !== undefined ? context.response?.headers.get(this.totalHeader)?.trim() : undefined;
+    if (header) return toTotal(header, `the ${this.totalHeader} header`);
+    const value = isPlainObject(data) && this.totalProperty !== '' ? pick(data, this.totalProperty, context) : undefined;
+    return value === undefined || value === null ? count : toTotal(value, `the total at ${describePath(this.totalProperty, 'totalProperty')}`);
   }
 
   /**
    * Read an error body: a message, and field errors in any of the shapes servers use:
    * `{ errors: { field: msg | msg[] } }`, `{ message, errors: { field: msg[] } }`,
-   * `{ field: msg[] }`, JSON:API `{ errors: [{ source: { pointer }, detail }] }` and Spring's
-   * `{ errors: [{ property, message }] }`.
+   * `{ field: msg[] }` (beside `success` and `message`), JSON:API `{ errors: [{ source: { pointer },
+   * detail }] }`, Spring's `{ errors: [{ property, message }] }` and Ext's `{ errors: [{ id, msg }] }`.
    */
   readError(body: unknown): { message: string | undefined; fieldErrors: FieldErrors | undefined } {
     if (!isPlainObject(body)) return { message: undefined, fieldErrors: undefined };
     const errors = body.errors;
-    const fieldErrors = fieldMap(errors, false) ?? fieldList(errors) ?? fieldMap(body, true);
+    const fieldErrors = fieldMap(errors, false) ?? fieldList(errors) ?? fieldMap(body, true, [this.successProperty, this.messageProperty]);
     let message = firstString([body.message, body.detail, body.error, body.title]);
     if (message === undefined && Array.isArray(errors) && isPlainObject(errors[0])) {
       const first = errors[0];

@@ -14,17 +14,22 @@ import { Observable } from '../util/events.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
 import { comparable } from '../util/sorting.js';
-import { snapshotOf, storeSchema, type Group, type LoadOptions, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
+import { checkFieldNames } from './fieldNames.js';
+import { snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
 import { StoreRecords } from './records.js';
 import { Syncs } from './sync.js';
 
-export type { Group, LoadOptions, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
+export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
 
 function ignore(): void {
   // reported through the exception event and the snapshot's error
+}
+
+function gone(model: ModelClass<Model<object>>, what: string): TypeError {
+  return new TypeError(`Store of ${model.getEntityName()}: ${what}() after destroy(); make a new Store`);
 }
 
 // The option properties come from StoreConfig (declared once there, with their documentation).
@@ -50,6 +55,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   readonly #syncs: Syncs<M>;
   #autoSyncQueued = false;
   #error: ProxyError | BatchError | undefined = undefined;
+  #destroyed = false;
   /** What the store shows, and its listeners. A record's visible change renews the snapshot (its records are the same objects). */
   readonly #view = new View<StoreSnapshot<M>>(() => snapshotOf(this, this.#error), sameShown);
   /** The records held (listed, removed, off the page) and what the store does when they change. */
@@ -59,6 +65,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     super();
     const { data, ...rest } = isPlainObject(config) ? config : { data: undefined };
     applyOptions(this, 'Store', storeSchema, isPlainObject(config) ? rest : config);
+    if (!this.remoteSort) checkFieldNames(this.model, 'sorters', this.sorters);
+    if (!this.remoteFilter) checkFieldNames(this.model, 'filters', this.filters);
+    if (!this.remoteGroup && this.groupField !== undefined) checkFieldNames(this.model, 'groupField', [{ property: this.groupField }]);
     this.#records = new StoreRecords<M>({
       store: this,
       model: () => this.model,
@@ -68,7 +77,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       hears: (name) => this.hasListeners(name),
       refresh: () => this.#refresh(),
       edited: () => this.#queueAutoSync(),
-      changed: () => this.#view.changed(true),
+      // A shown record's change renews the snapshot; a hidden one's may change no more than hasChanges.
+      changed: (record) => this.#view.changed(record !== undefined && this.#records.shows(record)),
     });
     this.#loads = new Loads<M>({
       operation: (options, signal) => this.#loadOperation(options, signal),
@@ -180,11 +190,13 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Add records (records or plain data) at the end. Returns the records added. */
   add(records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
+    if (this.#destroyed) throw gone(this.model, 'add');
     return this.#insert(this.#records.list.all.length, records, true);
   }
 
   /** Insert records at an index. Returns the records inserted. */
   insert(index: number, records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
+    if (this.#destroyed) throw gone(this.model, 'insert');
     if (!Number.isInteger(index) || index < 0) throw new TypeError(`Store.insert: the index must be a non-negative integer, got ${describeValue(index)}`);
     const target = this.#records.list.visible[index];
     const at = target === undefined ? this.#records.list.all.length : this.#records.list.all.indexOf(target);
@@ -283,7 +295,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * completed after the load was sent are not undone by its answer.
    */
   load(options: LoadOptions = {}): Promise<M[]> {
-    return this.#loads.run(options);
+    return this.#destroyed ? Promise.reject(gone(this.model, 'load')) : this.#loads.run(options);
   }
 
   #loadOperation(options: LoadOptions, signal: AbortSignal): Operation {
@@ -334,24 +346,26 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * Sort by a property (calling it again for the same property without a direction flips it),
    * or by a list of sorters. Remote: reloads the first page; local: sorts now.
    */
-  sort(property: string, direction?: Direction): Promise<M[]>;
-  sort(sorters: Sorter[]): Promise<M[]>;
-  sort(propertyOrSorters: string | Sorter[], direction?: Direction): Promise<M[]> {
-    if (typeof propertyOrSorters === 'string') {
+  sort(property: FieldName<M>, direction?: Direction): Promise<M[]>;
+  sort(sorters: SorterOf<M>[]): Promise<M[]>;
+  sort(propertyOrSorters: FieldName<M> | SorterOf<M>[], direction?: Direction): Promise<M[]> {
+    let sorters = propertyOrSorters;
+    if (typeof sorters === 'string') {
       const first = this.sorters[0];
-      const dir = direction ?? (first?.property === propertyOrSorters && first.direction !== 'DESC' ? 'DESC' : 'ASC');
-      this.sorters = [{ property: propertyOrSorters, direction: dir }];
-    } else {
-      this.sorters = propertyOrSorters;
+      sorters = [{ property: sorters, direction: direction ?? (first?.property === sorters && first.direction !== 'DESC' ? 'DESC' : 'ASC') }];
     }
+    if (!this.remoteSort) checkFieldNames(this.model, 'sort', sorters);
+    this.sorters = sorters;
     return this.#afterQueryChange(this.remoteSort);
   }
 
   /** Filter on a property (replacing a filter on the same property), or add a list of filters. */
-  filter(property: string, value: unknown, operator?: Filter['operator']): Promise<M[]>;
-  filter(filters: Filter[]): Promise<M[]>;
-  filter(propertyOrFilters: string | Filter[], value?: unknown, operator?: Filter['operator']): Promise<M[]> {
+  filter(property: FieldName<M>, value: unknown, operator?: Filter['operator']): Promise<M[]>;
+  filter(property: string, value: unknown, operator: 'search'): Promise<M[]>;
+  filter(filters: FilterOf<M>[]): Promise<M[]>;
+  filter(propertyOrFilters: string | FilterOf<M>[], value?: unknown, operator?: Filter['operator']): Promise<M[]> {
     const added: Filter[] = typeof propertyOrFilters === 'string' ? [{ property: propertyOrFilters, value, ...(operator !== undefined ? { operator } : {}) }] : propertyOrFilters;
+    if (!this.remoteFilter) checkFieldNames(this.model, 'filter', added);
     const replaced = new Set(added.map((filter) => filter.property));
     this.filters = [...this.filters.filter((filter) => !replaced.has(filter.property)), ...added];
     this.currentPage = 1;
@@ -364,7 +378,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     return this.#afterQueryChange(this.remoteFilter);
   }
 
-  group(property: string, direction: Direction = 'ASC'): Promise<M[]> {
+  group(property: FieldName<M>, direction: Direction = 'ASC'): Promise<M[]> {
+    if (!this.remoteGroup) checkFieldNames(this.model, 'group', [{ property }]);
     this.groupField = property;
     this.groupDir = direction;
     return this.#afterQueryChange(this.remoteGroup);
@@ -418,7 +433,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * committed, what failed stays pending for the next sync. Syncs of one store run one after the other.
    */
   sync(options: SyncOptions = {}): Promise<Batch> {
-    return this.#syncs.run(options);
+    return this.#destroyed ? Promise.reject(gone(this.model, 'sync')) : this.#syncs.run(options);
   }
 
   /** True while a sync is running. */
@@ -433,6 +448,23 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       this.#autoSyncQueued = false;
       this.sync().catch(ignore);
     });
+  }
+
+  // ---- releasing --------------------------------------------------------------------------
+
+  /**
+   * Release the store: its records stop referring to it, its listeners and subscribers are
+   * dropped, a load in flight rejects as superseded, and it lists nothing; `load`, `sync`, `add`
+   * and `insert` are then a TypeError. Unsynced changes are not sent (records keep their edits).
+   */
+  destroy(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    this.#loads.stop();
+    this.#records.release();
+    this.dropListeners();
+    this.#view.clear();
+    this.#changed();
   }
 
   // ---- subscriptions -----------------------------------------------------------------------
@@ -455,9 +487,14 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   getSnapshot(): StoreSnapshot<M> {
     return this.#view.get();
   }
-}
 
-defineOptions(Store.prototype, 'Store', storeSchema);
+  static {
+    // Setting an option property (pageSize, sorters, ...) tells subscribers when the snapshot shows it.
+    defineOptions(Store.prototype, 'Store', storeSchema, (store) => {
+      if (#view in store) store.#view.changed();
+    });
+  }
+}
 
 // Vue's reactive() and ref() leave a store as it is, as markRaw would: the store tells its own
 // changes (subscribe, or rest-proxy/vue's useStore), and a deep proxy over its records would only slow them down.

@@ -45,10 +45,17 @@ export class RecordList<M extends Model<object>> {
   /** The records that pass the local filters, or null when none are set. */
   #view: M[] | null = null;
   #byId: Map<IdKey, M> | null = null;
+  /** The records of the view as a set, made when first asked for. */
+  #shown: Set<M> | null = null;
 
   /** The records shown: all of them, or those the local filters keep. */
   get visible(): M[] {
     return this.#view ?? this.all;
+  }
+
+  /** Whether the local filters keep a listed record (true when none are set). */
+  keeps(record: M): boolean {
+    return this.#view === null || (this.#shown ??= new Set(this.#view)).has(record);
   }
 
   /** The record listed for an id. `except` is left out of an index built now (a record whose id just changed). */
@@ -113,5 +120,6 @@ export class RecordList<M extends Model<object>> {
     const valueOf = (record: M, property: string): unknown => readField(record, property);
     if (sorters.length > 0) this.all.sort(comparator(sorters, valueOf));
     this.#view = filters.length === 0 ? null : filterItems(this.all, filters, valueOf);
+    this.#shown = null;
   }
 }

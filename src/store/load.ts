@@ -60,6 +60,14 @@ export class Loads<M extends Model<object>> {
     return this.#since;
   }
 
+  /** End the load in flight for good (the store is destroyed): it rejects as superseded and changes nothing. */
+  stop(): void {
+    this.#seq++;
+    this.#controller?.abort();
+    this.#controller = undefined;
+    this.#since = undefined;
+  }
+
   async run(options: LoadOptions): Promise<M[]> {
     if (typeof options !== 'object' || options === null) throw new TypeError(`Store.load: options must be an object, got ${describeValue(options)}`);
     const host = this.host;

@@ -11,6 +11,15 @@ import type { RestProxyConfig } from '../proxy/RestProxy.js';
 import { is, isPlainObject, option, type Schema } from '../util/options.js';
 import type { Store } from './Store.js';
 
+/** The names of a model's fields (any string for a model that declares none). */
+export type FieldName<M extends Model> = keyof DataOf<M> & string;
+
+/** A sorter on one of the model's fields, or one with a `sorterFn` (which reaches anything). */
+export type SorterOf<M extends Model> = (Sorter & { property: FieldName<M> }) | (Sorter & { sorterFn: NonNullable<Sorter['sorterFn']> });
+
+/** A filter on one of the model's fields, or one with a `filterFn` or a `'search'` (which reach anything). */
+export type FilterOf<M extends Model> = (Filter & { property: FieldName<M> }) | (Filter & { filterFn: NonNullable<Filter['filterFn']> }) | (Filter & { operator: 'search' });
+
 /** The options of a Store; each is afterwards a property of the same name. */
 export interface StoreConfig<M extends Model> {
   /** The Model class of the records. Default `Model` (untyped). */
@@ -30,12 +39,12 @@ export interface StoreConfig<M extends Model> {
   remoteFilter?: boolean;
   /** Group on the server (sends the group param) instead of locally. Default false. */
   remoteGroup?: boolean;
-  /** The sorters. @example [{ property: 'name', direction: 'ASC' }] */
-  sorters?: Sorter[];
-  /** The filters. @example [{ property: 'age', operator: '>=', value: 18 }] */
-  filters?: Filter[];
+  /** The sorters (on the model's fields). @example [{ property: 'name', direction: 'ASC' }] */
+  sorters?: SorterOf<M>[];
+  /** The filters (on the model's fields). @example [{ property: 'age', operator: '>=', value: 18 }] */
+  filters?: FilterOf<M>[];
   /** Group the records by this field. Default none. */
-  groupField?: string | undefined;
+  groupField?: FieldName<M> | undefined;
   /** The direction of the groups. Default `'ASC'`. */
   groupDir?: Direction;
   /** Load as soon as the store is made (true, or the load options). Needs a proxy. Default false. */

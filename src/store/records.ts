@@ -3,7 +3,7 @@
  * records tells of a change (an edit, a write's answer, a destroy) or a load's answer arrives.
  */
 import { ProxyError } from '../errors/ProxyError.js';
-import { belongsTo, join, unjoin, type RecordOwner } from '../model/internal.js';
+import { belongsTo, join, recordOwner, unjoin, type RecordOwner } from '../model/internal.js';
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { adoptCopy, takeServerRecord } from '../model/persistence.js';
 import type { Proxy } from '../proxy/Proxy.js';
@@ -27,8 +27,8 @@ export interface RecordsHost<M extends Model> {
   refresh(): void;
   /** An edit happened: sync soon when autoSync is on. */
   edited(): void;
-  /** Something visible changed (for subscriptions). */
-  changed(): void;
+  /** Something visible changed (for subscriptions); `record`: one of the store's records changed. */
+  changed(record?: M): void;
 }
 
 export class StoreRecords<M extends Model> {
@@ -38,7 +38,7 @@ export class StoreRecords<M extends Model> {
   readonly owner: RecordOwner;
 
   constructor(private readonly host: RecordsHost<M>) {
-    this.owner = {
+    this.owner = recordOwner({
       proxy: () => host.proxy(),
       afterEdit: (record, names) => this.#afterEdit(record, names),
       afterCommit: (record, names, created) => this.#afterCommit(record, names, created),
@@ -47,8 +47,8 @@ export class StoreRecords<M extends Model> {
         if (own !== undefined) host.emit('update', { store: host.store, record: own, operation: 'reject', modifiedFieldNames: [] });
       },
       afterErase: (record) => this.#afterErase(record),
-      afterChange: () => host.changed(),
-    };
+      afterChange: (record) => host.changed(this.#own(record)),
+    });
   }
 
   #own(record: object): M | undefined {
@@ -121,6 +121,20 @@ export class StoreRecords<M extends Model> {
     this.host.refresh();
     this.host.emit('remove', { store: this.host.store, records: [record], indexes: [shownAt] });
     this.host.emit('datachanged', { store: this.host.store });
+  }
+
+  /** Let every record go and hold none (the store is destroyed). */
+  release(): void {
+    for (const record of [...this.list.all, ...this.changes.clear()]) unjoin(record, this.owner);
+    this.list.all = [];
+    this.list.reindex();
+    this.list.arrange([], []);
+  }
+
+  /** Whether the store shows the record (listed, not removed, kept by the local filters). */
+  shows(record: M): boolean {
+    const { removed, offPage } = this.changes;
+    return !(removed.length > 0 && removed.includes(record)) && !(offPage.length > 0 && offPage.includes(record)) && this.list.keeps(record);
   }
 
   /** Records of the store's model made of what is added (records, or objects of values). */

@@ -6,6 +6,7 @@
 import { BatchError } from '../errors/BatchError.js';
 import type { Model } from '../model/Model.js';
 import { claimWrites, editedSinceApplied, unwatchSends } from '../model/writes.js';
+import { holdInvalid } from '../model/validate.js';
 import { mayExist } from '../model/writeState.js';
 import { Batch } from '../operation/Batch.js';
 import type { Operation } from '../operation/Operation.js';
@@ -103,14 +104,19 @@ export class Syncs<M extends Model<object>> {
       if (waits.length > 0) await Promise.all(waits);
       const removed = new Set(host.removed());
       const { create, update, destroy } = planSync(candidates, removed);
-      if (create.length + update.length + destroy.length === 0 || !host.before(create, update, destroy)) return await empty();
+      // Invalid new and edited records are not sent: each fails alone, and stays pending.
+      const invalid = holdInvalid(create, update, removed);
+      const sending = create.length + update.length + destroy.length > 0;
+      if ((!sending && invalid.length === 0) || (sending && !host.before(create, update, destroy))) return await empty();
       // A create re-sent under its key after an edit may be answered for its first try (the
       // server replays it): the edits made since are then not in the row, and this sync sends
       // them after it (edits made while it runs wait for the next sync, as on a first try).
       const replayable = create.filter((record) => !removed.has(record) && editedSinceApplied(record));
       const batchOptions = { ...options, onOperationComplete: (operation: Operation) => operation.wasSuccessful() && host.wrote(operation) };
-      const batch = await host.proxy().batch({ create, update, destroy }, batchOptions);
+      const batch = sending ? await host.proxy().batch({ create, update, destroy }, batchOptions) : await empty();
       if (replayable.length > 0 && !batch.hasException()) await this.#followUp(batch, replayable, new Set(candidates), batchOptions);
+      batch.operations.push(...invalid);
+      batch.exceptions.push(...invalid);
       const errors = batch.exceptions.map((operation) => operation.error).filter((error) => error !== undefined);
       const error = batch.hasException() ? new BatchError(batch, errors) : undefined;
       host.ended(batch, error);

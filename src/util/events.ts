@@ -32,6 +32,11 @@ export class Observable<Events extends object> {
     };
   }
 
+  /** Drop every listener. */
+  protected dropListeners(): void {
+    this.#listeners = {};
+  }
+
   /** True when at least one listener waits for the event (lets hot paths skip building payloads). */
   protected hasListeners(name: keyof Events): boolean {
     const list = this.#listeners[name];

@@ -50,11 +50,22 @@ export class View<S> implements Flushable {
   #fresh = false;
   #renew = false;
 
-  /** `make`: a snapshot of now; `same`: whether two snapshots show the same (then the older is kept). */
+  /**
+   * `make`: a snapshot of now; `same`: whether two snapshots show the same (then the older is
+   * kept); `last`: a snapshot given before, kept if the first one made shows the same.
+   */
   constructor(
     readonly make: () => S,
     readonly same: (a: S, b: S) => boolean,
-  ) {}
+    last?: S,
+  ) {
+    this.#last = last;
+  }
+
+  /** Whether anyone listens. */
+  get listened(): boolean {
+    return this.#entries.size > 0;
+  }
 
   /** The current snapshot. */
   get(): S {
@@ -76,6 +87,11 @@ export class View<S> implements Flushable {
     this.#fresh = false;
     if (renew) this.#renew = true;
     if (this.#entries.size > 0) schedule(this);
+  }
+
+  /** Drop every listener. */
+  clear(): void {
+    this.#entries.clear();
   }
 
   /** Add a listener and call it at once with the current snapshot (Svelte's store contract). */

@@ -123,9 +123,10 @@ function changed(owner: WithOptionValues): void {
 
 /**
  * Define validated accessors for every option of `schema` on `prototype`. The class declares
- * the matching typed properties with `declare`, so TypeScript knows their types.
+ * the matching typed properties with `declare`, so TypeScript knows their types. `afterSet` is
+ * called after an assignment (not for the constructor's config).
  */
-export function defineOptions(prototype: object, className: string, schema: OptionSchema): void {
+export function defineOptions(prototype: object, className: string, schema: OptionSchema, afterSet?: (owner: object) => void): void {
   for (const [name, spec] of Object.entries(schema)) {
     Object.defineProperty(prototype, name, {
       configurable: true,
@@ -135,6 +136,7 @@ export function defineOptions(prototype: object, className: string, schema: Opti
       },
       set(this: object, value: unknown) {
         store(this, className, name, spec, value);
+        afterSet?.(this);
       },
     });
   }

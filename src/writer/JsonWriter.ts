@@ -182,6 +182,23 @@ export class JsonWriter {
 
 defineOptions(JsonWriter.prototype, 'JsonWriter', schema);
 
+/**
+ * Where a body that JSON cannot hold went wrong: the first field of the records' written data
+ * that cannot be written on its own (`"notes"`, `"notes" of record 2`), else undefined.
+ */
+export function unwritableField(written: readonly (Record<string, unknown> | undefined)[]): string | undefined {
+  for (const [index, data] of written.entries()) {
+    for (const key of Object.keys(data ?? {})) {
+      try {
+        JSON.stringify(data?.[key]);
+      } catch {
+        return `${JSON.stringify(key)}${written.length > 1 ? ` of record ${index + 1}` : ''}`;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Make a writer from a writer or a writer config (checked like the constructor's). */
 export function toWriter(value: unknown): JsonWriter {
   if (value instanceof JsonWriter) return value;

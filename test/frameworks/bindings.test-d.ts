@@ -28,6 +28,9 @@ declare const user: User;
 declare const post: Post;
 declare const untyped: Model;
 declare const anyRecord: Model<object>;
+declare const selected: User | undefined;
+declare const maybeUntyped: Model | null;
+declare const maybePost: Post | undefined;
 
 describe('rest-proxy/react', () => {
   test("useStore returns the store's snapshot, typed by its model", () => {
@@ -58,6 +61,14 @@ describe('rest-proxy/react', () => {
     // @ts-expect-error the second argument is a model class
     react.useRecord(user, 'User');
   });
+
+  test('useRecord of a record or nothing (undefined, null) may give undefined', () => {
+    expectTypeOf(react.useRecord(selected)).toEqualTypeOf<RecordSnapshot<User> | undefined>();
+    expectTypeOf(react.useRecord(maybeUntyped, User)).toEqualTypeOf<RecordSnapshot<User> | undefined>();
+    expectTypeOf(react.useRecord(undefined, User)).toEqualTypeOf<RecordSnapshot<User> | undefined>();
+    // @ts-expect-error a Post where a User is expected, even when it may be missing
+    react.useRecord(maybePost, User);
+  });
 });
 
 describe('rest-proxy/vue', () => {
@@ -84,6 +95,13 @@ describe('rest-proxy/vue', () => {
     vue.useRecord(() => post, User);
     // @ts-expect-error a record is not a store
     vue.useStore(user);
+  });
+
+  test('useRecord of a getter or ref that may give nothing holds undefined then', () => {
+    expectTypeOf(vue.useRecord(() => selected)).toEqualTypeOf<Readonly<ShallowRef<RecordSnapshot<User> | undefined>>>();
+    expectTypeOf(vue.useRecord(shallowRef<User | null>(null))).toEqualTypeOf<Readonly<ShallowRef<RecordSnapshot<User> | undefined>>>();
+    expectTypeOf(vue.useRecord(() => maybeUntyped, User)).toEqualTypeOf<Readonly<ShallowRef<RecordSnapshot<User> | undefined>>>();
+    expectTypeOf(vue.useRecord(() => user)).toEqualTypeOf<Readonly<ShallowRef<RecordSnapshot<User>>>>();
   });
 
   test("Vue's ref() and reactive() are typed as the store or record itself", () => {

@@ -66,6 +66,14 @@ describe('rest-proxy/react checks its arguments', () => {
     expect(renderHook(() => String(Reflect.apply(useRecord, undefined, [user, 'User'])))).toBe('TypeError: useRecord: the second argument must be a Model class, got "User"');
   });
 
+  it('useRecord of undefined or null (nothing selected) gives undefined', () => {
+    const selected = (): User | undefined => undefined;
+    expect(renderHook(() => String(useRecord(selected())))).toBe('undefined');
+    expect(renderHook(() => String(useRecord(null, User)))).toBe('undefined');
+    expect(renderHook(() => useRecord(selected())?.get('name') ?? 'nothing selected')).toBe('nothing selected');
+    expect(renderHook(() => String(Reflect.apply(useRecord, undefined, [undefined, 'User'])))).toBe('TypeError: useRecord: the second argument must be a Model class, got "User"');
+  });
+
   it('says when a store or a record comes from another copy of the package', () => {
     // What an app that loads two copies of rest-proxy passes: our methods, another class.
     const copy = { sync: () => undefined, save: () => undefined, getSnapshot: () => undefined, subscribe: () => () => undefined };

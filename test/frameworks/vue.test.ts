@@ -115,6 +115,27 @@ describe('useStore and useRecord in an effect scope', () => {
     expect([fromRef.value.get('name'), fromGetter.value.get('name')]).toEqual(['Anna', 'Anna']);
   });
 
+  it('given nothing (a detail pane with no selection), holds undefined, then follows the record given', async () => {
+    const store = await loadedStore();
+    const ed = userOf(store, 1);
+    const selected = shallowRef<User | undefined>(undefined);
+    const subscriptions = countSubscriptions(ed);
+    const { value: detail } = inScope(() => useRecord(() => selected.value));
+    const { value: typed } = inScope(() => useRecord(selected, User));
+    const { value: none } = inScope(() => useRecord(null));
+    expect([detail.value, typed.value, none.value]).toEqual([undefined, undefined, undefined]);
+
+    selected.value = ed;
+    expect([detail.value?.get('name'), typed.value?.get('name')]).toEqual(['Ed', 'Ed']);
+    ed.set('name', 'Edward');
+    await settled();
+    expect(detail.value?.get('name')).toBe('Edward');
+
+    selected.value = undefined;
+    expect([detail.value, typed.value, subscriptions()]).toEqual([undefined, undefined, 0]);
+    expect(() => inScope(() => Reflect.apply(useRecord, undefined, [undefined, {}]))).toThrow(new TypeError('useRecord: the second argument must be a Model class, got an object'));
+  });
+
   it('checks its arguments', async () => {
     const store = await loadedStore();
     const post = new Post({ id: 1, title: 'Hello' });

@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // The built-in presets are registered where they are imported, as in an app.
 import '../../src/presets.js';
-import { Model, RestProxy, Store, type Filter, type Sorter } from '../../src/index.js';
+import { Model, RestProxy, Store, type FilterOf, type SorterOf } from '../../src/index.js';
 import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
 import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
 import type { PresetName, UserData } from './fixtures.js';
@@ -27,7 +27,7 @@ const SEED: UserData[] = [
 /** Sorted by name DESC (code points), then age ASC. */
 const BY_NAME_DESC_AGE_ASC = [2, 6, 4, 1, 5, 3];
 
-const SORTERS: Sorter[] = [
+const SORTERS: SorterOf<Model<UserData>>[] = [
   { property: 'name', direction: 'DESC' },
   { property: 'age', direction: 'ASC' },
 ];
@@ -264,7 +264,7 @@ for (const c of CASES) {
 
     it('filters on name = Ed', async () => {
       const store = new Store({ model: defineUser(), pageSize: 25, remoteSort: true, remoteFilter: true });
-      const filters: Filter[] = [{ property: 'name', value: 'Ed' }];
+      const filters: FilterOf<Model<UserData>>[] = [{ property: 'name', value: 'Ed' }];
       await store.filter(filters);
       const read = lastRequest();
       expect(queryPairs(read).filter(([name]) => !c.page2.some(([paging]) => paging === name))).toEqual(c.filter);

@@ -9,7 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // The built-in presets are registered where they are imported, as in an app.
 import '../../src/presets.js';
-import { Model, ProxyError, Store, type Filter, type Sorter } from '../../src/index.js';
+import { Model, ProxyError, Store, type FilterOf, type SorterOf } from '../../src/index.js';
 import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
 import type { PresetName, UserData } from './fixtures.js';
 
@@ -21,12 +21,12 @@ const SEED: UserData[] = Array.from({ length: 30 }, (_, i) => ({
   age: 20 + (i % 7),
 }));
 
-const SORTERS: Sorter[] = [
+const SORTERS: SorterOf<Model<UserData>>[] = [
   { property: 'name', direction: 'DESC' },
   { property: 'age', direction: 'ASC' },
 ];
-const LIKE_ED: Filter = { property: 'name', operator: 'like', value: 'ed' };
-const EQUALS_ED: Filter = { property: 'name', value: 'Ed' };
+const LIKE_ED: FilterOf<Model<UserData>> = { property: 'name', operator: 'like', value: 'ed' };
+const EQUALS_ED: FilterOf<Model<UserData>> = { property: 'name', value: 'Ed' };
 
 interface Expected {
   preset: PresetName;

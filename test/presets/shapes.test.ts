@@ -9,10 +9,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 // The built-in presets are registered where they are imported, as in an app.
 import '../../src/presets.js';
-import { Model, Store, type Filter } from '../../src/index.js';
-import { startTestServer, type RecordedRequest, type TestServer } from '../server/index.js';
+import { Model, Store, type FilterOf } from '../../src/index.js';
+import type { RecordedRequest, TestServer } from '../server/index.js';
 import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
-import type { PresetName, UserData } from './fixtures.js';
+import { defineUser, startUsers, type PresetName, type UserData } from './fixtures.js';
 
 const SEED: UserData[] = [
   { id: 1, name: 'Ed', email: 'ed@example.com', age: 30 },
@@ -28,16 +28,8 @@ afterEach(async () => {
 });
 
 async function start(preset: PresetName): Promise<TestServer<{ users: UserData[] }>> {
-  server = await startTestServer({ conventions: preset, resources: { users: SEED.map((user) => ({ ...user })) }, required: { users: ['name'] } });
+  server = await startUsers(preset, SEED);
   return server;
-}
-
-function defineUser(url: string, preset: PresetName) {
-  class User extends Model<UserData> {
-    static override fields = [{ name: 'id', type: 'int' }, 'name', 'email', { name: 'age', type: 'int' }];
-    static override proxy = { type: 'rest', url: `${url}/users`, preset, retry: 0 };
-  }
-  return User;
 }
 
 function lastOf(requests: readonly RecordedRequest[]): RecordedRequest {
@@ -199,7 +191,7 @@ describe('django-rest', () => {
 });
 
 describe('filters that would silently match the wrong records are refused before anything is sent', () => {
-  const cases: [PresetName, Filter, RegExp][] = [
+  const cases: [PresetName, FilterOf<Model<UserData>>, RegExp][] = [
     ['django-rest', { property: 'id', operator: 'in', value: [] }, /has no values/],
     ['laravel', { property: 'name', operator: 'in', value: [] }, /has no values/],
     ['spring-data-rest', { property: 'name', operator: 'in', value: [] }, /has no values/],

@@ -4,8 +4,9 @@
  */
 import type { Request } from '../../operation/Request.js';
 import type { Filter, ModelClassLike, Sorter } from '../../operation/types.js';
+import { ReadShapeError, type ReadContext } from '../../reader/JsonReader.js';
 import { isPlainObject } from '../../util/options.js';
-import { readPath } from '../../util/path.js';
+import { readPath, typeName } from '../../util/path.js';
 import { resourceName } from '../../util/url.js';
 import type { Params } from '../options/server.js';
 import { singularize, snakeCase } from './inflect.js';
@@ -95,35 +96,72 @@ function unwrapRoot(item: Record<string, unknown>, model: ModelClassLike | undef
 }
 
 /**
- * The first array under `_embedded` of a HAL document (Spring Data REST), else the body. A page
- * with no `_embedded` at all (Spring HATEOAS leaves it out of an empty page) has no records: it
- * is not one record made of its `page` and `_links`.
+ * The records of an answer, picked by `pick` (undefined: not where they belong). An object body
+ * holds one record, except for a store load, which must get a list: there an object without the
+ * list (an error body served with 200, a page without its records) is refused, never read as one
+ * record made of the envelope. `expected` says what the server should have sent.
  */
-function halRoot(data: unknown): unknown {
-  if (!isPlainObject(data)) return data;
-  if (isPlainObject(data._embedded)) return Object.values(data._embedded).find(Array.isArray) ?? [];
-  if (isPlainObject(data.page) && 'totalElements' in data.page) return [];
-  return data;
+function recordsAt(expected: string, key: string, pick: (data: Record<string, unknown>, collection: boolean) => unknown) {
+  return (data: unknown, context: ReadContext): unknown => {
+    if (!isPlainObject(data)) return data;
+    const collection = context.collection === true;
+    const root = pick(data, collection);
+    let got: string | undefined;
+    if (root === undefined) {
+      if (!collection) return data;
+      const keys = Object.keys(data);
+      const list = keys.find((name) => Array.isArray(data[name]));
+      got = `an object with: ${keys.slice(0, 8).join(', ')}${list === undefined ? '' : `; set the reader's rootProperty to '${list}'`}`;
+    } else if (context.action === 'read' && !Array.isArray(root) && !isPlainObject(root)) {
+      got = `"${key}" is ${typeName(root)}`;
+    }
+    if (got !== undefined) throw new ReadShapeError(`expected ${expected}, but got ${got}`);
+    return root;
+  };
 }
+
+/** A framework that answers a list as a bare array: a store load given an object is refused. */
+const listOnly = recordsAt('a list of records', '', () => undefined);
+
+/**
+ * A HAL collection's records: the first array under `_embedded` (Spring Data REST). Spring
+ * leaves `_embedded` out of an empty collection, paged (`page`) or not (only `_links`): no
+ * records, rather than one made of the links. One entity (a read by id, a write) is the body.
+ */
+const halRoot = recordsAt('a list of records or a HAL collection { _embedded: { users: [...] } }', '_embedded', (data, collection) => {
+  if (!collection) return data;
+  if (isPlainObject(data._embedded)) return Object.values(data._embedded).find(Array.isArray) ?? [];
+  const keys = Object.keys(data);
+  return keys.length > 0 && keys.every((key) => key === '_links' || key === 'page') ? [] : undefined;
+});
 
 /** A numeric id stays a number; others stay strings. */
 function idFromText(text: string): string | number {
   return /^(0|[1-9]\d{0,14})$/.test(text) ? Number(text) : text;
 }
 
-/** The id of a HAL record is the last segment of `_links.self.href`. */
+/**
+ * The id of a HAL record is the last segment of `_links.self.href`, unless the record has an id
+ * of its own. A segment that cannot be decoded fails the read: the record would have no id.
+ */
 function halRecord(item: Record<string, unknown>, model: ModelClassLike | undefined): Record<string, unknown> {
   const { _links: links, ...data } = item;
   const idProperty = idKeyOf(model);
-  if (data[idProperty] === undefined && isPlainObject(links) && isPlainObject(links.self) && typeof links.self.href === 'string') {
-    const segment = links.self.href.replace(/\{[^}]*\}$/, '').replace(/\/+$/, '').split('/').pop();
-    if (segment !== undefined && segment !== '') data[idProperty] = idFromText(decodeURIComponent(segment));
+  const href = isPlainObject(links) && isPlainObject(links.self) ? links.self.href : undefined;
+  if (data[idProperty] === undefined && typeof href === 'string') {
+    const segment = href.replace(/\{[^}]*\}$/, '').replace(/\/+$/, '').split('/').pop() ?? '';
+    try {
+      if (segment !== '') data[idProperty] = idFromText(decodeURIComponent(segment));
+    } catch {
+      throw new ReadShapeError(`the _links.self.href ${JSON.stringify(href)} of a record of the answer cannot be decoded (it is not valid percent-encoded UTF-8), so the record has no id`);
+    }
   }
   return data;
 }
 
 /** A JSON:API resource object `{ type, id, attributes }` as plain record data. */
 function jsonApiRecord(item: Record<string, unknown>, model: ModelClassLike | undefined): Record<string, unknown> {
+  if (typeof item.type !== 'string') throw new ReadShapeError(`a record of the answer is not a JSON:API resource object (it has no type; it has: ${Object.keys(item).slice(0, 8).join(', ')})`);
   const attributes = isPlainObject(item.attributes) ? item.attributes : {};
   const idProperty = idKeyOf(model);
   return item.id === undefined ? { ...attributes } : { ...attributes, [idProperty]: item.id };
@@ -165,7 +203,7 @@ const jsonServer = builtIn({
     }
     return params;
   },
-  reader: { totalHeader: 'X-Total-Count' },
+  reader: { rootProperty: listOnly, totalHeader: 'X-Total-Count' },
 });
 
 const DJANGO_LOOKUPS: Partial<Record<string, string>> = { '>': 'gt', '>=': 'gte', '<': 'lt', '<=': 'lte', like: 'icontains', in: 'in' };
@@ -191,7 +229,7 @@ const djangoRest = builtIn({
     return params;
   },
   reader: {
-    rootProperty: (data) => (isPlainObject(data) && Array.isArray(data.results) ? data.results : data),
+    rootProperty: recordsAt('a list of records or a page { count, results: [...] }', 'results', (data) => data.results),
     totalProperty: 'count',
   },
 });
@@ -220,6 +258,7 @@ const rails = builtIn({
   serializeSorters: minusSort('sort'),
   serializeFilters: equalityFilters('rails', false),
   reader: {
+    rootProperty: listOnly,
     totalHeader: 'X-Total-Count',
     // With include_root_in_json, each record comes as { user: {...} }.
     transformRecord: unwrapRoot,
@@ -256,7 +295,7 @@ const laravel = builtIn({
   serializeSorters: minusSort('sort'),
   serializeFilters: bracketFilters('laravel', true),
   reader: {
-    rootProperty: (data) => (isPlainObject(data) && 'data' in data ? data.data : data),
+    rootProperty: recordsAt('a list of records or { data: [...] } (a resource collection or a paginator)', 'data', (data) => data.data),
     totalProperty: (data) => (isPlainObject(data) ? (isPlainObject(data.meta) ? data.meta.total : data.total) : undefined),
   },
 });
