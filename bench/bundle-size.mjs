@@ -37,8 +37,8 @@ export const users = new Store({ model: User });
  * growth; bench/FINDINGS.md, "Bundle size", says where the bytes are.
  */
 export const TARGETS = { typicalApp: 26 * 1024, restProxyOnly: 14 * 1024 };
-export const BUDGETS = { library: 34.15 * 1024, typicalApp: 31.4 * 1024, restProxyOnly: 16.4 * 1024 };
-export const DEV_BUDGETS = { library: 36.3 * 1024, typicalApp: 33.35 * 1024, restProxyOnly: 18.3 * 1024 };
+export const BUDGETS = { library: 34.55 * 1024, typicalApp: 31.8 * 1024, restProxyOnly: 16.8 * 1024 };
+export const DEV_BUDGETS = { library: 36.75 * 1024, typicalApp: 33.75 * 1024, restProxyOnly: 18.75 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {

@@ -3,7 +3,8 @@ import type { ProxyError } from './ProxyError.js';
 
 /**
  * A sync or batch in which at least one operation failed. What succeeded is committed; the
- * records of the failed operations are still new, dirty or removed, ready for the next sync.
+ * records of the failed operations, and of those not sent (`batch.unsent`: the batch stopped),
+ * are still new, dirty or removed, ready for the next sync.
  */
 export class BatchError extends Error {
   override name = 'BatchError';
@@ -18,7 +19,8 @@ export class BatchError extends Error {
     const total = batch.operations.length;
     const first = errors.slice(0, 3).map((error) => error.message).join('; ');
     const more = failed > 3 ? `; and ${failed - 3} more` : '';
-    super(`${failed} of ${total} operation${total === 1 ? '' : 's'} failed: ${first}${more}`);
+    const unsent = batch.unsent.length;
+    super(`${failed} of ${total} operation${total === 1 ? '' : 's'} failed${unsent > 0 ? `; ${unsent} not sent` : ''}: ${first}${more}`);
     this.batch = batch;
     this.errors = errors;
   }

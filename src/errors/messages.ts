@@ -177,6 +177,9 @@ export function cannotSendOperation(proxy: string, action: string): string {
   return `${proxy} cannot send the ${action} operation${dev(': use a RestProxy, AjaxProxy or MemoryProxy')}`;
 }
 
+/** A create of records of which some must be sent again in the request they were first sent in, with other records. */
+export const MIXED_CREATE = `create failed: a record whose create may have been applied ${dev('is sent again only with the records it was sent with', 'cannot be sent with other records')}`;
+
 export function failedWith(action: string, message: string): string {
   return `${action} failed: ${message}`;
 }

@@ -18,7 +18,7 @@ import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOp
 import { NO_ERRORS, validateRecord, type Validators } from './validate.js';
 import { convertOrThrow, fromServerValue, getData, initValues, readField, setValues } from './values.js';
 import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
-import { isPhantom, NEW, SAVED, type WriteState } from './writeState.js';
+import { isPhantom, NEW, SAVED, type CreateRequest, type WriteState } from './writeState.js';
 
 export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
 export { RecordSnapshot };
@@ -379,8 +379,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   /** @internal */
-  [SEND](action: Action, batch?: string): unknown {
-    return sendWrite(this, action, batch);
+  [SEND](action: Action, request?: CreateRequest): unknown {
+    return sendWrite(this, action, request);
   }
 
   /** @internal */

@@ -9,31 +9,47 @@
  *
  * "Unconfirmed" is the one name for a create that may exist on the server without the record
  * knowing its id: no answer, a 5xx, or a 2xx that could not be taken (no id, a hook that threw).
- * Its idempotency key is kept until the create succeeds, so no retry can create it twice.
+ * Its request (records, body, idempotency key) is kept until the create succeeds, and is what
+ * any later send of the record sends, so no retry can create it twice.
  */
+
+import type { RecordLike } from '../operation/types.js';
 
 /** Field values as a write sent them. */
 export type Values = Readonly<Record<string, unknown>>;
 
+/**
+ * The request a create was sent in. Until the create is confirmed it is sent again as it was, by
+ * whoever sends it next: the same records in the same order (a server's replayed answer is
+ * matched to them by position), the same body (a server may refuse a key reused with another),
+ * the same Idempotency-Key.
+ */
+export interface CreateRequest {
+  readonly key: string;
+  readonly records: readonly RecordLike[];
+  /** The body as first written and the writer's data for each record; set once, when first written. */
+  body?: { readonly data: unknown; readonly written: (Record<string, unknown> | undefined)[] };
+}
+
 export type WriteState =
-  /** Not on the server: never sent, or nothing sent can have been applied. `key`: a key minted by an earlier try, kept. */
+  /** Not on the server: never sent, or nothing sent can have been applied. `key`: that of its last create, sent alone, that failed. */
   | { readonly status: 'new'; readonly key: string | undefined }
   /**
-   * A create is in flight. `sent`: the values of this try; `applied`: those of an earlier try that
-   * may have been applied (the server's replay then answers for them); `batch`: the key of the
-   * batched create the record was first sent in.
+   * A create is in flight, in `request`. `sent`: the record's values now; `applied`: those of the
+   * earlier try that may have been applied (the request is then re-sent with them, and the
+   * server's replay answers for them).
    */
-  | { readonly status: 'creating'; readonly key: string; readonly sent: Values; readonly applied: Values | undefined; readonly batch: string | undefined }
-  /** A create was sent and may have been applied; not confirmed. */
-  | { readonly status: 'unconfirmed'; readonly key: string; readonly applied: Values; readonly batch: string | undefined }
+  | { readonly status: 'creating'; readonly request: CreateRequest; readonly sent: Values; readonly applied: Values | undefined }
+  /** A create was sent in `request` and may have been applied; not confirmed. */
+  | { readonly status: 'unconfirmed'; readonly request: CreateRequest; readonly applied: Values }
   /** On the server. `unsure`: the body of the last update or destroy whose answer was lost. */
   | { readonly status: 'saved'; readonly unsure: unknown }
   /** Destroyed on the server (or dropped while new). */
   | { readonly status: 'erased' };
 
 export type WriteEvent =
-  /** A create is sent with these values (an update or a destroy changes nothing until it ends). */
-  | { readonly type: 'send'; readonly values: Values; readonly key: string; readonly batch: string | undefined }
+  /** A create is sent in `request` (an update or a destroy changes nothing until it ends). */
+  | { readonly type: 'send'; readonly values: Values; readonly request: CreateRequest }
   /** The write was applied and its answer taken. */
   | { readonly type: 'succeed' }
   /** The write failed; `applied`: whether it may still have reached the server. `body`: what it sent. */
@@ -51,15 +67,18 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
     case 'erase':
       return ERASED;
     case 'send':
-      if (state.status === 'new') return { status: 'creating', key: state.key ?? event.key, sent: event.values, applied: undefined, batch: event.batch };
-      if (state.status === 'unconfirmed') return { status: 'creating', key: state.key, sent: event.values, applied: state.applied, batch: state.batch ?? event.batch };
+      if (state.status === 'new') return { status: 'creating', request: event.request, sent: event.values, applied: undefined };
+      // Its create belongs to the request it was first sent in.
+      if (state.status === 'unconfirmed') return { status: 'creating', request: state.request, sent: event.values, applied: state.applied };
       return state;
     case 'succeed':
       return state.status === 'creating' || (state.status === 'saved' && state.unsure !== undefined) ? SAVED : state;
     case 'fail':
       if (state.status === 'creating') {
         const applied = event.applied === 'maybe' ? (state.applied ?? state.sent) : state.applied;
-        return applied === undefined ? { status: 'new', key: state.key } : { status: 'unconfirmed', key: state.key, applied, batch: state.batch };
+        if (applied !== undefined) return { status: 'unconfirmed', request: state.request, applied };
+        // Nothing was applied: a record sent alone keeps its key (a server may have kept the refusal under it otherwise).
+        return state.request.records.length === 1 ? { status: 'new', key: state.request.key } : NEW;
       }
       if (state.status === 'saved' && event.applied === 'maybe') return { status: 'saved', unsure: event.body };
       return state;
@@ -76,7 +95,7 @@ export function mayExist(state: WriteState): boolean {
   return state.status === 'unconfirmed' || (state.status === 'creating' && state.applied !== undefined);
 }
 
-/** The key of the batched create the record was sent in, while it may be re-sent. */
-export function batchOf(state: WriteState): string | undefined {
-  return state.status === 'creating' || state.status === 'unconfirmed' ? state.batch : undefined;
+/** The request the record's create was sent in, while it is in flight or unconfirmed. */
+export function requestOf(state: WriteState): CreateRequest | undefined {
+  return state.status === 'creating' || state.status === 'unconfirmed' ? state.request : undefined;
 }

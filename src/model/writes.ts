@@ -5,12 +5,11 @@
  */
 import type { FieldErrors } from '../errors/ProxyError.js';
 import { isValidId, type Action } from '../operation/types.js';
-import { newKey } from '../util/ids.js';
 import { INVALID } from './fields.js';
 import { DATA, eachOwner, META, newMeta, touch, type Internals, type RecordMeta } from './internal.js';
 import { recordInfo } from './modelInfo.js';
 import { asFieldValue, mergeServerValues, readField, sameFieldValue, type ValueHolder } from './values.js';
-import { ERASED, isPhantom, reduce, SAVED } from './writeState.js';
+import { ERASED, isPhantom, reduce, SAVED, type CreateRequest } from './writeState.js';
 
 /** What a record looked like when a write was sent. */
 class WriteSnapshot {
@@ -45,8 +44,8 @@ export function unwatchSends(record: object, done: ReadonlySet<object>): void {
   if (watch !== undefined && done.has(watch.by)) watched.delete(record);
 }
 
-/** A write of the record is about to be sent: snapshot what it sends (a create mints its key). */
-export function sendWrite(record: ValueHolder, action: Action, batch?: string): WriteSnapshot {
+/** A write of the record is about to be sent: snapshot what it sends (a create, in `request`). */
+export function sendWrite(record: ValueHolder, action: Action, request?: CreateRequest): WriteSnapshot {
   const watch = watched.get(record);
   if (watch !== undefined) watch.sent = true;
   const meta = record[META];
@@ -54,9 +53,9 @@ export function sendWrite(record: ValueHolder, action: Action, batch?: string): 
   if (action === 'destroy') return new WriteSnapshot({}, version);
   // Copied as stored (a date may still be its ISO string): succeedWrite compares values with
   // sameFieldValue, so nothing is converted just for this.
-  if (meta !== null && isPhantom(meta.state)) {
+  if (meta !== null && request !== undefined && isPhantom(meta.state)) {
     const values = { ...record[DATA] };
-    meta.state = reduce(meta.state, { type: 'send', values, key: newKey(), batch });
+    meta.state = reduce(meta.state, { type: 'send', values, request });
     return new WriteSnapshot(values, version);
   }
   const values: Record<string, unknown> = {};
@@ -71,8 +70,8 @@ export function sendWrite(record: ValueHolder, action: Action, batch?: string): 
  */
 export function editedSinceApplied(record: ValueHolder): boolean {
   const state = record[META]?.state;
-  if (state?.status !== 'unconfirmed') return false;
-  const applied = state.applied;
+  const applied = state?.status === 'unconfirmed' || state?.status === 'creating' ? state.applied : undefined;
+  if (applied === undefined) return false;
   const info = recordInfo(record);
   const data = record[DATA];
   for (const name of new Set([...Object.keys(applied), ...Object.keys(data)])) {

@@ -2,7 +2,10 @@ import { assignOptions, is, option, type OptionSchema } from '../util/options.js
 import type { Operation } from './Operation.js';
 
 export interface BatchConfig {
-  /** Stop starting operations after the first failure (the rest stay pending). Default false. */
+  /**
+   * Stop starting operations after the first failure (the rest stay pending). Default false. A
+   * failure of kind 'network' or 'timeout' (retries spent) stops the batch whatever this says.
+   */
   pauseOnException?: boolean;
   /** Operations in flight at once within one action type. Default 4. */
   concurrency?: number;
@@ -29,8 +32,13 @@ export class Batch {
   readonly exceptions: Operation[] = [];
   /** True once every operation has run (false while running, and when paused by a failure). */
   isComplete = false;
-  /** True when `pauseOnException` stopped the batch before every operation had run. */
+  /**
+   * True when the batch stopped before every operation had run: a failure with `pauseOnException`,
+   * or one of kind 'network' or 'timeout' (the server is unreachable).
+   */
   isPaused = false;
+  /** The operations not sent because the batch stopped, in run order (their records stay pending). */
+  readonly unsent: Operation[] = [];
 
   constructor(config: BatchConfig = {}) {
     assignOptions(this, 'Batch', schema, config);
@@ -46,7 +54,7 @@ export class Batch {
    */
   async run(groups: Operation[][], execute: (operation: Operation) => Promise<unknown>): Promise<this> {
     for (const group of groups) this.operations.push(...group);
-    for (const group of groups) {
+    for (const [at, group] of groups.entries()) {
       let next = 0;
       const worker = async (): Promise<void> => {
         while (next < group.length && !this.isPaused) {
@@ -59,13 +67,17 @@ export class Batch {
           }
           if (operation.hasException() || !operation.complete) {
             this.exceptions.push(operation);
-            if (this.pauseOnException) this.isPaused = true;
+            const kind = operation.error?.kind;
+            if (this.pauseOnException || kind === 'network' || kind === 'timeout') this.isPaused = true;
           }
         }
       };
       const workers = Array.from({ length: Math.min(this.concurrency, group.length) }, worker);
       await Promise.all(workers);
-      if (this.isPaused) return this;
+      if (this.isPaused) {
+        this.unsent.push(...group.slice(next), ...groups.slice(at + 1).flat());
+        return this;
+      }
     }
     this.isComplete = true;
     return this;

@@ -1,5 +1,5 @@
 import type { ProxyError } from '../errors/ProxyError.js';
-import { batchOf } from '../model/writeState.js';
+import type { CreateRequest } from '../model/writeState.js';
 import { newKey } from '../util/ids.js';
 import { assignOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { SEND, WRITE_STATE } from './protocol.js';
@@ -108,6 +108,8 @@ export class Operation<R extends RecordLike = RecordLike> {
   snapshots: unknown[] = [];
   /** What the writer wrote for each record (before transformRecord), by its position in `records`. */
   written: (Record<string, unknown> | undefined)[] = [];
+  /** @internal The create request this operation sends (see model/writeState.ts). */
+  sentAs: CreateRequest | undefined = undefined;
 
   constructor(config: OperationConfig<R>) {
     if (!isPlainObject(config) || config.action === undefined) {
@@ -130,19 +132,17 @@ export class Operation<R extends RecordLike = RecordLike> {
   }
 
   /**
-   * The write is about to be sent: every record takes note (what it looks like now). The new
-   * records of a batched create share a batch key, the one they were first sent under when they
-   * are sent again.
+   * The write is about to be sent: every record takes note (what it looks like now). A create is
+   * sent as `sentAs` when it re-sends a request, else as a new request: a record sent alone keeps
+   * the key of its earlier request that failed (nothing was applied), others get a new key.
    */
   begin(): void {
     const records = this.records;
     const action = this.action;
-    let batch: string | undefined;
-    if (action === 'create' && records.length > 1) {
-      const first = records[0] === undefined ? undefined : batchOf(records[0][WRITE_STATE]);
-      batch = first !== undefined && records.every((record) => batchOf(record[WRITE_STATE]) === first) ? first : newKey();
-    }
-    this.snapshots = records.map((record) => record[SEND](action, batch));
+    const state = records.length === 1 ? records[0]?.[WRITE_STATE] : undefined;
+    const key = state?.status === 'new' ? state.key : undefined;
+    const request = action === 'create' ? (this.sentAs ??= { key: key ?? newKey(), records: [...records] }) : undefined;
+    this.snapshots = records.map((record) => record[SEND](action, request));
     this.written = [];
   }
 

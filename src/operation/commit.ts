@@ -6,7 +6,7 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { missingIds, unsafeId } from '../errors/messages.js';
 import type { Operation } from './Operation.js';
-import { ERASE, SUCCEED } from './protocol.js';
+import { ERASE, SUCCEED, WRITE_STATE } from './protocol.js';
 import { isUnsafeId, isValidId, type ModelClassLike, type RecordLike } from './types.js';
 
 /** The key of the id in server data: the id field's mapping, or the id property. */
@@ -60,6 +60,8 @@ export function commitWrite(
     const item = matched[i];
     let fallback: unknown;
     if (operation.action === 'create') {
+      // A request sent again holds the records it was first sent with: one confirmed since is left as it is.
+      if (record[WRITE_STATE].status !== 'creating') continue;
       const recordModel = record.getModelClass();
       if (recordModel !== model) {
         model = recordModel;

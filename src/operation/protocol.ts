@@ -7,7 +7,7 @@
 
 /** The record's write state (a `WriteState`). */
 export const WRITE_STATE: unique symbol = Symbol('rest-proxy.writeState');
-/** `(action, batch?) => snapshot`: a write is about to be sent; returns what the record looks like now. */
+/** `(action, request?) => snapshot`: a write (a create: in `request`) is about to be sent; returns what the record looks like now. */
 export const SEND: unique symbol = Symbol('rest-proxy.send');
 /** `(snapshot, item, assignedId, written)`: the write was applied; take the server's answer. */
 export const SUCCEED: unique symbol = Symbol('rest-proxy.succeed');

@@ -4,7 +4,7 @@
  * one way and no lower layer imports a higher one.
  */
 import type { FieldErrors } from '../errors/ProxyError.js';
-import type { WriteState } from '../model/writeState.js';
+import type { CreateRequest, WriteState } from '../model/writeState.js';
 import type { ERASE, FAIL, SEND, STORED_DATE, SUCCEED, WRITE_STATE } from './protocol.js';
 
 export type Action = 'create' | 'read' | 'update' | 'destroy';
@@ -85,7 +85,7 @@ export interface RecordLike {
   /** @internal */
   readonly [WRITE_STATE]: WriteState;
   /** @internal */
-  [SEND](action: Action, batch?: string): unknown;
+  [SEND](action: Action, request?: CreateRequest): unknown;
   /** @internal */
   [SUCCEED](snapshot: unknown, item: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void;
   /** @internal */

@@ -185,7 +185,7 @@ export class AjaxProxy extends ServerProxy {
     for (let round = 1; ; round++) {
       const request = this.buildRequest(operation);
       request.method = this.getMethod(request).toUpperCase();
-      if (operation.action !== 'read') this.writer.write(request);
+      if (operation.action !== 'read') this.#write(request);
       const exchange = await transport.send(this.#prepare(request, transport), 1);
       try {
         readAnswer(transport.answer, request, exchange);
@@ -196,6 +196,24 @@ export class AjaxProxy extends ServerProxy {
         throw error;
       }
     }
+  }
+
+  protected override resendsCreates(): boolean {
+    return this.idempotencyKey;
+  }
+
+  /** The body of a write: a create sent again sends the body it was first sent with (see model/writeState.ts). */
+  #write(request: Request): void {
+    const operation = request.operation;
+    const sent = operation.sentAs;
+    const body = sent?.body;
+    if (body !== undefined) {
+      request.jsonData = body.data;
+      operation.written = body.written;
+      return;
+    }
+    this.writer.write(request);
+    if (sent !== undefined) sent.body = { data: request.jsonData, written: operation.written };
   }
 
   /** The request as fetch will send it: the final url, the headers, the body. Refuses what fetch never could send. */
@@ -265,7 +283,7 @@ export class AjaxProxy extends ServerProxy {
 
   /** The records of a batched action: with `etag`, a record that has an ETag goes alone, with its If-Match. */
   protected override batchGroups(action: Action, records: readonly RecordLike[]): RecordLike[][] {
-    if (!this.etag || action === 'create') return super.batchGroups(action, records);
+    if (!this.etag || !this.batchActions || action === 'create') return super.batchGroups(action, records);
     const alone = records.filter((record) => record.etag !== undefined);
     if (alone.length === 0) return super.batchGroups(action, records);
     const together = records.filter((record) => record.etag === undefined);

@@ -1,10 +1,10 @@
 import { ProxyError } from '../errors/ProxyError.js';
-import { aborted, cannotSendOperation, failedWith, noId } from '../errors/messages.js';
+import { aborted, cannotSendOperation, failedWith, MIXED_CREATE, noId } from '../errors/messages.js';
 import { Batch, type BatchConfig } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
 import { FAIL, WRITE_STATE } from '../operation/protocol.js';
 import { isValidId, type Action, type RecordLike } from '../operation/types.js';
-import { batchOf } from '../model/writeState.js';
+import { requestOf, type CreateRequest } from '../model/writeState.js';
 import { Observable } from '../util/events.js';
 import { applyOptions, defineOptions, type OptionSchema, type Stored } from '../util/options.js';
 import type { JsonReader } from '../reader/JsonReader.js';
@@ -118,7 +118,7 @@ export class Proxy extends Observable<ProxyEvents> {
       const list = records[action];
       if (!list || list.length === 0) continue;
       const make = (members: RecordLike[]): Operation => new Operation({ action, params: { ...params }, records: members, ...(signal ? { signal } : {}) });
-      groups.push(this.batchActions ? this.batchGroups(action, list).map(make) : list.map((record) => make([record])));
+      groups.push(this.batchGroups(action, list).map(make));
     }
     await batch.run(groups, (operation) => {
       // A plain callback rather than an async one: no frame kept per operation while it runs.
@@ -136,19 +136,32 @@ export class Proxy extends Observable<ProxyEvents> {
   }
 
   /**
-   * The records of a batched action, one group per request: new records first sent together are
-   * sent together again (same Idempotency-Key), and records never sent go in a group of their own.
+   * The records of an action, one group per request: all together with `batchActions`, else one
+   * by one. A create whose outcome is unknown is sent again as its request, whatever the options:
+   * the same records in the same order.
    */
   protected batchGroups(action: Action, records: readonly RecordLike[]): RecordLike[][] {
-    if (action !== 'create') return [[...records]];
-    const groups = new Map<string | undefined, RecordLike[]>();
-    for (const record of records) {
-      const key = batchOf(record[WRITE_STATE]);
-      const group = groups.get(key);
-      if (group) group.push(record);
-      else groups.set(key, [record]);
+    const groups: RecordLike[][] = [];
+    let fresh = records;
+    if (action === 'create' && this.resendsCreates()) {
+      let resent: Set<CreateRequest> | undefined;
+      fresh = records.filter((record) => {
+        const request = requestOf(record[WRITE_STATE]);
+        if (request === undefined) return true;
+        if (!(resent ??= new Set()).has(request)) groups.push([...request.records]);
+        resent.add(request);
+        return false;
+      });
     }
-    return [...groups.values()];
+    if (this.batchActions) {
+      if (fresh.length > 0) groups.push([...fresh]);
+    } else for (const record of fresh) groups.push([record]);
+    return groups;
+  }
+
+  /** Whether a create whose outcome is unknown is sent again as its request (records, body and key): with idempotency keys. */
+  protected resendsCreates(): boolean {
+    return false;
   }
 
   /** Send the operation; implemented by subclasses. */
@@ -163,9 +176,15 @@ export class Proxy extends Observable<ProxyEvents> {
     operation.complete = false;
     operation.success = undefined;
     operation.error = undefined;
+    operation.sentAs = undefined;
     let begun = false;
     try {
       if (operation.signal?.aborted) throw new ProxyError('abort', aborted(action, 'before'), { cause: operation.signal.reason, mayHaveBeenApplied: false });
+      if (action === 'create' && this.resendsCreates() && (await resend(operation))) {
+        // Sent again meanwhile, by another save or sync: confirmed.
+        operation.setSuccessful(undefined);
+        return operation;
+      }
       if (action === 'destroy' && operation.records.some((record) => record.phantom)) {
         // A record removed while its create was unconfirmed: destroyed once the create is.
         operation.records = operation.records.filter((record) => !record.phantom);
@@ -193,8 +212,51 @@ export class Proxy extends Observable<ProxyEvents> {
       operation.setException(error);
       this.fire('exception', { proxy: this, operation, error, response: error.response });
       throw error;
+    } finally {
+      const request = operation.sentAs;
+      const sending = request === undefined ? undefined : inFlight.get(request);
+      if (request !== undefined && sending?.operation === operation) {
+        inFlight.delete(request);
+        sending.end();
+      }
     }
   }
+}
+
+/** Create requests being sent again, each with the operation that sends it: another send of one waits for its end. */
+const inFlight = new WeakMap<CreateRequest, { operation: Operation; ended: Promise<void>; end: () => void }>();
+
+/**
+ * Make a create the request it must be sent as: a record whose create may have been applied is
+ * sent again in its request, with the same records (a save of one of them sends them all), once
+ * no other send of that request is in flight. True when one confirmed them meanwhile.
+ */
+async function resend(operation: Operation): Promise<boolean> {
+  for (let waited = false; ; waited = true) {
+    const request = requestOfAll(operation.records);
+    operation.sentAs = request;
+    if (request === undefined) return waited && operation.records.every((record) => !record.phantom);
+    const busy = inFlight.get(request);
+    if (busy === undefined) {
+      // Checked and taken in one step: no other send of the request can start in between.
+      operation.records = [...request.records];
+      let end = (): void => undefined;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      inFlight.set(request, { operation, ended, end });
+      return false;
+    }
+    await busy.ended;
+  }
+}
+
+/** The request these records were sent in, when one of them waits for its create to be confirmed; refuses other records beside them. */
+function requestOfAll(records: readonly RecordLike[]): CreateRequest | undefined {
+  let request: CreateRequest | undefined;
+  for (const record of records) request ??= requestOf(record[WRITE_STATE]);
+  if (request === undefined) return undefined;
+  const members = new Set(request.records);
+  if (records.some((record) => !members.has(record))) throw new ProxyError('config', MIXED_CREATE, { mayHaveBeenApplied: false });
+  return request;
 }
 
 defineOptions(Proxy.prototype, 'Proxy', proxySchema);

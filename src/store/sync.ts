@@ -82,6 +82,7 @@ export class Syncs<M extends Model<object>> {
     const followUp = await host.proxy().batch({ update: left }, options);
     batch.operations.push(...followUp.operations);
     batch.exceptions.push(...followUp.exceptions);
+    batch.unsent.push(...followUp.unsent);
     batch.isComplete = followUp.isComplete;
     batch.isPaused = followUp.isPaused;
   }

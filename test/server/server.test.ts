@@ -220,6 +220,20 @@ describe('plain conventions: batches, validation, ETags, idempotency', () => {
     await call(`${server.url}/users`, { method: 'POST', json: { name: 'Once' }, headers: { 'Idempotency-Key': 'k-2' } });
     expect(server.db.users.filter((row) => row.name === 'Once')).toHaveLength(2);
   });
+
+  it('refuses (422) a key reused with another body, or on another path, and applies nothing', async () => {
+    const server = await start({ resources: { users: USERS, posts: [] } });
+    const headers = { 'Idempotency-Key': 'k-3' };
+    expect((await call(`${server.url}/users`, { method: 'POST', json: [{ name: 'A' }, { name: 'B' }], headers })).status).toBe(201);
+    const reordered = await call(`${server.url}/users`, { method: 'POST', json: [{ name: 'B' }, { name: 'A' }], headers });
+    expect(reordered).toMatchObject({ status: 422, body: { message: 'Idempotency-Key reused with a different request' } });
+    expect((await call(`${server.url}/posts`, { method: 'POST', json: [{ name: 'A' }, { name: 'B' }], headers })).status).toBe(422);
+    const replayed = await call(`${server.url}/users`, { method: 'POST', json: [{ name: 'A' }, { name: 'B' }], headers });
+    expect(replayed).toMatchObject({ status: 201, body: [{ id: 6, name: 'A' }, { id: 7, name: 'B' }] });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(server.db.users).toHaveLength(7);
+    expect(server.db.posts).toEqual([]);
+  });
 });
 
 describe('faults', () => {

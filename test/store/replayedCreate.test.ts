@@ -193,7 +193,7 @@ describe('only what the user edited before the call', () => {
     expect(server.rows).toEqual([]);
   });
 
-  it('the first try never reached the server (503): the create carries the edit, its answer says so, nothing follows', async () => {
+  it('the first try never reached the server (503): the create is sent again as it was (same body), and the edit follows as an update', async () => {
     let first = true;
     const env = setUp({}, (call) => {
       if (call.method !== 'POST' || !first) return undefined;
@@ -205,7 +205,8 @@ describe('only what the user edited before the call', () => {
     await expect(store.sync()).rejects.toThrow(BatchError);
     mine.set('name', 'edited');
     await store.sync();
-    expect(methods(env.fetch.calls)).toEqual(['POST /items', 'POST /items']);
+    expect(methods(env.fetch.calls)).toEqual(['POST /items', 'POST /items', 'PUT /items/100']);
+    expect(env.fetch.calls[1]?.body).toBe(env.fetch.calls[0]?.body);
     expect(mine.dirty).toBe(false);
     expect(env.server.rows).toEqual([{ id: 100, name: 'edited', note: 'n0' }]);
   });

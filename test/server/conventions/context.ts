@@ -18,8 +18,8 @@ export interface Context {
   base: string;
   basePath: string;
   envelope: boolean;
-  /** plain mode: Idempotency-Key -> first successful answer */
-  idempotency: Map<string, Reply>;
+  /** plain mode: Idempotency-Key -> the request (path and body) first applied under it, and its answer */
+  idempotency: Map<string, { request: string; reply: Reply }>;
 }
 
 /** A convention answers one request synchronously; it may change the store. */

@@ -75,14 +75,19 @@ function ifMatchFails(call: Call, row: Row): Reply | undefined {
   return jsonReply(412, row, { ETag: current });
 }
 
-/** Replays the first successful answer to a POST with an already seen Idempotency-Key. */
+/**
+ * Replays the first successful answer to a POST with an already seen Idempotency-Key; refuses
+ * (422, as the IETF draft and Stripe do) the key reused for another path or body.
+ */
 function idempotent(call: Call, apply: () => Reply): Reply {
   const key = call.req.headers['idempotency-key'];
   if (!key) return apply();
+  const request = `${call.req.path}\n${call.req.body}`;
   const seen = call.ctx.idempotency.get(key);
-  if (seen) return { ...seen, headers: { ...seen.headers, 'Idempotent-Replayed': 'true' } };
+  if (seen && seen.request !== request) return jsonReply(422, { message: 'Idempotency-Key reused with a different request' });
+  if (seen) return { ...seen.reply, headers: { ...seen.reply.headers, 'Idempotent-Replayed': 'true' } };
   const reply = apply();
-  if (reply.status >= 200 && reply.status < 300) call.ctx.idempotency.set(key, reply);
+  if (reply.status >= 200 && reply.status < 300) call.ctx.idempotency.set(key, { request, reply });
   return reply;
 }
 
