@@ -2,7 +2,7 @@
  * Retries: which failures are tried again, how long to wait before the next try (exponential
  * backoff with jitter, or the server's Retry-After, always bounded), and the layer that does it.
  */
-import { ProxyError } from '../errors/ProxyError.js';
+import { ProxyError, ownError } from '../errors/ProxyError.js';
 import { aborted, afterTries } from '../errors/messages.js';
 import { isPlainObject } from '../util/options.js';
 import type { Exchange, Layer } from './types.js';
@@ -125,7 +125,7 @@ export function retrying(policy: NormalizedRetry): Layer {
         try {
           exchange = await next(request, attempt);
         } catch (error) {
-          if (!(error instanceof ProxyError) || (error.kind !== 'network' && error.kind !== 'timeout')) throw error;
+          if (!(error instanceof ProxyError) || (error.kind !== 'network' && error.kind !== 'timeout')) throw ownError(error, ambiguous && request.write);
           failure = error;
         }
         const status = exchange?.response.status;

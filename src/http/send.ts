@@ -4,7 +4,7 @@
  * caller's signal. The timeout does not rely on fetch (nor a hook) honouring the signal: the try
  * fails when the time is up, whatever they do.
  */
-import { ProxyError } from '../errors/ProxyError.js';
+import { ProxyError, ownError } from '../errors/ProxyError.js';
 import { aborted, networkFailed, noFetch, timedOut, tooLarge } from '../errors/messages.js';
 import { isPlainObject } from '../util/options.js';
 import { mayHaveApplied, readable, resendable, runBefore, type AfterHook, type BeforeHook } from './hooks.js';
@@ -30,12 +30,13 @@ export async function readText(response: Response, maxBytes: number, request: Ht
       response, status: response.status, statusText: response.statusText, mayHaveBeenApplied: request.write && mayHaveApplied(response),
     });
   const body = response.body;
+  // No body (204, 304, HEAD): a Content-Length there tells the size of what was not sent.
+  if (body === null) return '';
   const length = Number(response.headers.get('content-length') ?? 0);
   if (length > maxBytes) {
-    void body?.cancel().catch(() => undefined);
+    void body.cancel().catch(() => undefined);
     throw tooBig(`its Content-Length is ${length}`);
   }
-  if (body === null) return '';
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -156,8 +157,11 @@ export function trying(send: Send, timeout: number, before: BeforeHook | undefin
     if (verdict !== 'retry' || retried.has(request) || !resendable(request, response)) return exchange;
     retried.add(request);
     // A try of its own: `before` runs again (with the token the hook just refreshed).
-    const next = await tries(request, attempt + 1);
-    return request.write && mayHaveApplied(response) ? { ...next, ambiguous: true } : next;
+    const applied = request.write && mayHaveApplied(response);
+    const next = await tries(request, attempt + 1).catch((error: unknown) => {
+      throw ownError(error, applied);
+    });
+    return applied ? { ...next, ambiguous: true } : next;
   };
   return tries;
 }

@@ -4,7 +4,7 @@
  * that can carry credentials differs. Each caller can still abort its own wait; the fetch itself
  * is cancelled when no caller waits any more.
  */
-import { ProxyError } from '../errors/ProxyError.js';
+import { ProxyError, ownError } from '../errors/ProxyError.js';
 import { aborted } from '../errors/messages.js';
 import type { Exchange, Layer } from './types.js';
 
@@ -55,7 +55,7 @@ export function sharingGets(): Layer {
           },
           (error: unknown) => {
             signal.removeEventListener('abort', abort);
-            reject(error);
+            reject(ownError(error));
           },
         );
       });

@@ -85,6 +85,19 @@ describe('identical GETs in flight share one request', () => {
     expect(requestsOf(server, 'GET')).toHaveLength(2);
     expect([a.get('name'), b.get('name')]).toEqual(['two', 'two']);
   });
+
+  it('a shared GET that fails: each caller gets an error of its own, naming its own operation', async () => {
+    const proxy = itemProxy(server, { retry: 0 });
+    const Item = defineItem(proxy);
+    const told: boolean[] = [];
+    proxy.on('exception', ({ operation, error }) => told.push(error.operation === operation && operation.error === error));
+    server.inject({ type: 'reset-before', match: { method: 'GET' } });
+    const [a, b] = await Promise.all([proxyErrorOf(Item.load(1)), proxyErrorOf(Item.load(1))]);
+    expect(requestsOf(server, 'GET')).toHaveLength(1);
+    expect([a.kind, b.kind]).toEqual(['network', 'network']);
+    expect(told).toEqual([true, true]);
+    expect(a).not.toBe(b);
+  });
 });
 
 describe('an aborted write says what it may have left', () => {

@@ -42,6 +42,7 @@ function stream(res: ServerResponse, chunk: Buffer, cap: number): void {
   pump();
 }
 
+const EXACT = JSON.stringify({ id: 1, name: 'exactly at the limit' });
 const BOMB = gzipSync(Buffer.alloc(16 * MiB, ' '));
 
 beforeAll(async () => {
@@ -63,6 +64,15 @@ beforeAll(async () => {
       // A small Content-Length (the compressed size) for an answer 16 MiB long once decoded.
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': String(BOMB.length) });
       res.end(BOMB);
+    } else if (path === '/exact/1') {
+      // Streamed without a Content-Length, in two chunks: only the running count can tell.
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(EXACT.slice(0, 10));
+      setTimeout(() => res.end(EXACT.slice(10)), 10);
+    } else if (path === '/unchanged/1') {
+      // A 304 may carry the Content-Length a 200 would have had (RFC 9110 8.6); it has no body.
+      res.writeHead(304, { 'Content-Length': String(64 * MiB), ETag: '"v1"' });
+      res.end();
     } else {
       const body = JSON.stringify({ id: 1, name: 'a'.repeat(1000) });
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
@@ -145,6 +155,20 @@ describe('maxResponseBytes', () => {
     expect(error.mayHaveBeenApplied).toBe(true);
     expect(served.requests).toEqual(['POST /big']);
     expect(record.phantom).toBe(true);
+  });
+
+  it('a body that ends exactly at the limit is read; one byte less fails', async () => {
+    const size = Buffer.byteLength(EXACT);
+    expect((await modelOn('exact', { maxResponseBytes: size }).load(1)).get('name')).toBe('exactly at the limit');
+    const error = await proxyErrorOf(modelOn('exact', { maxResponseBytes: size - 1 }).load(1));
+    expect(error.kind).toBe('parse');
+    expect(error.message).toContain(`${size} bytes were read`);
+  });
+
+  it('a 304 whose Content-Length is above the limit fails as the 304 it is, not as too large', async () => {
+    const error = await proxyErrorOf(modelOn('unchanged', { maxResponseBytes: MiB }).load(1));
+    expect(error.status).toBe(304);
+    expect(error.message).not.toContain('maxResponseBytes');
   });
 
   it('an answer within the limit is read as usual, and the default limit reads a 5 MiB answer', async () => {
