@@ -93,8 +93,8 @@ export class ProxyError extends Error {
  */
 export function ownError(error: unknown, earlier = false): unknown {
   if (!(error instanceof ProxyError)) return error;
-  const hidden = earlier && !error.mayHaveBeenApplied;
-  return new ProxyError(error.kind, hidden ? earlierApplied(error.message) : error.message, { ...error, cause: error.cause, mayHaveBeenApplied: hidden || error.mayHaveBeenApplied });
+  const applied = error.mayHaveBeenApplied;
+  return new ProxyError(error.kind, earlier && !applied ? earlierApplied(error.message) : error.message, { ...error, cause: error.cause, mayHaveBeenApplied: earlier || applied });
 }
 
 export function isProxyError(error: unknown): error is ProxyError {

@@ -344,6 +344,16 @@ describe('a try that fails in a hook after an earlier try may have been applied'
     expect(error.kind).toBe('abort');
   });
 
+  it('onRequest never settles on the last try: the timeout says an earlier try may have been applied, not only that nothing was sent', async () => {
+    let calls = 0;
+    const proxy = itemProxy(server, { idempotencyKey: true, timeout: 200, retry: { limit: 1, delay: 5 }, onRequest: () => (++calls === 2 ? new Promise<void>(() => undefined) : undefined) });
+    server.inject({ type: 'reset-after', match: { method: 'POST' } });
+    const error = await proxyErrorOf(new (defineItem(proxy))({ uid: 'lost', name: 'lost', rev: 0 }).save());
+    expect(error.kind).toBe('timeout');
+    expect(error.mayHaveBeenApplied).toBe(true);
+    expect(error.message).toContain('an earlier try may have been applied');
+  });
+
   it('onRequest throws after onResponse asked for a retry of a 2xx PUT: it may have been applied', async () => {
     let calls = 0;
     const proxy = itemProxy(server, {
