@@ -147,6 +147,18 @@ describe('maxResponseBytes', () => {
     expect(error.message).toContain('maxResponseBytes');
   });
 
+  it('a fetch whose answers have no body stream (React Native, whatwg-fetch): read whole, bounded by Content-Length', async () => {
+    // Such a Response has text() and arrayBuffer() but no `body` stream; it was buffered whole.
+    const streamless = (text: string): Response =>
+      Object.defineProperty(new Response(text, { headers: { 'Content-Type': 'application/json', 'Content-Length': String(text.length) } }), 'body', { value: undefined });
+    const small: FetchFunction = () => Promise.resolve(streamless(JSON.stringify({ id: 1, name: 'ok' })));
+    expect((await modelOn('any', { fetch: small }).load(1)).get('name')).toBe('ok');
+    const big: FetchFunction = () => Promise.resolve(streamless(JSON.stringify({ id: 1, name: 'z'.repeat(2 * MiB) })));
+    const error = await proxyErrorOf(modelOn('any', { fetch: big, maxResponseBytes: MiB }).load(1));
+    expect(error.kind).toBe('parse');
+    expect(error.message).toContain('maxResponseBytes');
+  });
+
   it('a create answered with too big a body: kind "parse", may have been applied, sent once', async () => {
     const Big = modelOn('big', { maxResponseBytes: MiB, idempotencyKey: true });
     const record = new Big({ name: 'n' });
