@@ -33,19 +33,20 @@ export async function readText(response: Response, maxBytes: number, request: Ht
     new ProxyError('parse', tooLarge(request.label, response.status, maxBytes, how), {
       response, status: response.status, statusText: response.statusText, mayHaveBeenApplied: request.write && mayHaveApplied(response),
     });
-  // undefined: a fetch without body streams (React Native's, whatwg-fetch), which has buffered the
-  // whole answer before it hands it over: only its Content-Length can bound it.
   const body: ReadableStream<Uint8Array> | null | undefined = response.body;
   // No body (204, 304, HEAD): a Content-Length there tells the size of what was not sent.
   if (body === null) return '';
+  // No web stream: a fetch that buffers the whole answer first (React Native's, whatwg-fetch), or
+  // gives a Node stream (node-fetch). Read whole: only its Content-Length can bound it.
+  const stream = body && 'getReader' in body ? body : undefined;
   const length = Number(response.headers.get('content-length') ?? 0);
   if (length > maxBytes) {
-    void body?.cancel().catch(() => undefined);
+    void stream?.cancel().catch(() => undefined);
     throw tooBig(`its Content-Length is ${length}`);
   }
   const decoder = decoderFor(response.headers.get('content-type'));
-  if (body === undefined) return decoder.decode(await response.arrayBuffer());
-  const reader = body.getReader();
+  if (stream === undefined) return decoder.decode(await response.arrayBuffer());
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

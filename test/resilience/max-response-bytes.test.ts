@@ -6,6 +6,7 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Model, RestProxy, type FetchFunction, type RestProxyConfig } from '../../src/index.js';
@@ -147,13 +148,17 @@ describe('maxResponseBytes', () => {
     expect(error.message).toContain('maxResponseBytes');
   });
 
-  it('a fetch whose answers have no body stream (React Native, whatwg-fetch): read whole, bounded by Content-Length', async () => {
-    // Such a Response has text() and arrayBuffer() but no `body` stream; it was buffered whole.
-    const streamless = (text: string): Response =>
-      Object.defineProperty(new Response(text, { headers: { 'Content-Type': 'application/json', 'Content-Length': String(text.length) } }), 'body', { value: undefined });
-    const small: FetchFunction = () => Promise.resolve(streamless(JSON.stringify({ id: 1, name: 'ok' })));
+  // Their Responses have text() and arrayBuffer(), but no web stream as `body`: none (React
+  // Native's fetch, whatwg-fetch: the answer was buffered whole), or a Node stream (node-fetch).
+  it.each([
+    ['no body stream (React Native, whatwg-fetch)', (): unknown => undefined],
+    ['a Node stream as body (node-fetch)', (text: string): unknown => Readable.from([Buffer.from(text)])],
+  ])('a fetch with %s: read whole, bounded by Content-Length', async (_, bodyOf) => {
+    const answer = (text: string): Response =>
+      Object.defineProperty(new Response(text, { headers: { 'Content-Type': 'application/json', 'Content-Length': String(text.length) } }), 'body', { value: bodyOf(text) });
+    const small: FetchFunction = () => Promise.resolve(answer(JSON.stringify({ id: 1, name: 'ok' })));
     expect((await modelOn('any', { fetch: small }).load(1)).get('name')).toBe('ok');
-    const big: FetchFunction = () => Promise.resolve(streamless(JSON.stringify({ id: 1, name: 'z'.repeat(2 * MiB) })));
+    const big: FetchFunction = () => Promise.resolve(answer(JSON.stringify({ id: 1, name: 'z'.repeat(2 * MiB) })));
     const error = await proxyErrorOf(modelOn('any', { fetch: big, maxResponseBytes: MiB }).load(1));
     expect(error.kind).toBe('parse');
     expect(error.message).toContain('maxResponseBytes');
