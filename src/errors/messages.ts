@@ -46,6 +46,11 @@ export function tooLarge(label: string, status: number, max: number, how: string
   return `${label} answered ${status} with more than maxResponseBytes (${max} bytes): ${how}${dev('; raise maxResponseBytes if such answers are expected')}`;
 }
 
+/** A try that failed before it was sent (or was refused), after an earlier one that may have been applied. */
+export function earlierApplied(message: string): string {
+  return `${message} (an earlier try may have been applied)`;
+}
+
 export function afterTries(message: string, tries: number): string {
   return `${message} (after ${tries} tries)`;
 }
