@@ -12,10 +12,12 @@ import { entityNameOf, recordInfo } from './modelInfo.js';
 import { sameShown } from './snapshot.js';
 import { mergeServerValues, readField } from './values.js';
 import { editedSinceApplied, enqueue, eraseRecord, metaOf, watchSends } from './writes.js';
-import { mayExist, SAVED } from './writeState.js';
+import { mayExist, reduce, SAVED } from './writeState.js';
 import { sameValue } from './fields.js';
 import { invalidError } from './validate.js';
 import { put } from '../util/path.js';
+
+const READ = { type: 'read' } as const;
 
 /**
  * Take a freshly read copy of a record (its values and ETag): fields with local edits keep them
@@ -23,6 +25,8 @@ import { put } from '../util/path.js';
  */
 export function takeServerRecord(record: Model<object>, fresh: Model<object>): void {
   if (fresh.etag !== undefined) record.etag = fresh.etag;
+  const meta = record[META];
+  if (meta !== null) meta.state = reduce(meta.state, READ); // what the server holds is known again
   // An edited field's saved value may change, or the server may now hold the edit (clean again):
   // visible in `modified` and `dirty` though no value changed.
   const modified = record[META]?.modified;
