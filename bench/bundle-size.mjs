@@ -27,8 +27,8 @@ export const users = new Store({ model: User });
  * then the budgets are a ratchet just above today's sizes, so that CI catches any growth.
  */
 export const TARGETS = { library: 24 * 1024, restProxyOnly: 12 * 1024 };
-// +200 B each: reject() of an update whose answer was lost keeps the fields pending (CHANGELOG).
-export const BUDGETS = { library: 39 * 1024 + 200, typicalApp: 36 * 1024 + 200, restProxyOnly: 18.7 * 1024 };
+// +220 B each (measured): reject() of an update whose answer was lost keeps its fields pending (CHANGELOG).
+export const BUDGETS = { library: 39 * 1024 + 220, typicalApp: 36 * 1024 + 220, restProxyOnly: 18.7 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {

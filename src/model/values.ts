@@ -206,12 +206,10 @@ export function rejectEdits(record: ValueHolder, upTo = Infinity, keep = upTo ==
   const state = meta.state;
   const unsure = keep && state.status === 'saved' ? state.sent : undefined;
   let changed = false;
-  if (unsure !== undefined) {
-    for (const [name, [confirmed, sent]] of Object.entries(unsure)) {
-      put(record[DATA], name, confirmed);
-      put((meta.modified ??= {}), name, sent);
-      changed = true;
-    }
+  for (const [name, [confirmed, sent]] of Object.entries(unsure ?? {})) {
+    put(record[DATA], name, confirmed);
+    put((meta.modified ??= {}), name, sent);
+    changed = true;
   }
   const modified = meta.modified;
   if (modified !== undefined) {

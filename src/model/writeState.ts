@@ -47,7 +47,7 @@ export type WriteState =
   | { readonly status: 'unconfirmed'; readonly request: CreateRequest; readonly applied: Values }
   /**
    * On the server. `unsure`: the body of the last update or destroy whose answer was lost; `sent`:
-   * the fields such updates may have set, until a write succeeds or a read brings the server's values.
+   * the fields such updates may have set, until a write succeeds or a read shows them applied.
    */
   | { readonly status: 'saved'; readonly unsure: unknown; readonly sent?: Unsure }
   /** Destroyed on the server (or dropped while new). */
@@ -56,12 +56,10 @@ export type WriteState =
 export type WriteEvent =
   /** A create is sent in `request` (an update or a destroy changes nothing until it ends). */
   | { readonly type: 'send'; readonly values: Values; readonly request: CreateRequest }
-  /** The write was applied and its answer taken. */
+  /** The write was applied and its answer taken (or a read showed a lost update applied). */
   | { readonly type: 'succeed' }
   /** The write failed; `applied`: whether it may still have reached the server. `body`: what it sent. */
   | { readonly type: 'fail'; readonly applied: 'no' | 'maybe'; readonly body?: unknown; readonly sent?: Unsure }
-  /** The server's values of the record were read (what a lost write did is known again). */
-  | { readonly type: 'read' }
   /** The record is gone from the server. */
   | { readonly type: 'erase' };
 
@@ -81,8 +79,6 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
       return state;
     case 'succeed':
       return state.status === 'creating' || (state.status === 'saved' && (state.unsure !== undefined || state.sent !== undefined)) ? SAVED : state;
-    case 'read':
-      return state.status === 'saved' ? SAVED : state;
     case 'fail':
       if (state.status === 'creating') {
         const applied = event.applied === 'maybe' ? (state.applied ?? state.sent) : state.applied;

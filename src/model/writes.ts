@@ -18,7 +18,7 @@ class WriteSnapshot {
   constructor(readonly values: Record<string, unknown>, readonly version: number) {}
 }
 
-const SUCCEED = { type: 'succeed' } as const;
+export const SUCCEED = { type: 'succeed' } as const;
 const ERASE = { type: 'erase' } as const;
 
 export function metaOf(record: Internals): RecordMeta {

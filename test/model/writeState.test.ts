@@ -61,13 +61,12 @@ describe('reduce', () => {
     expect(reduce(reduce(NEW, { type: 'send', values: {}, request: other }), { type: 'fail', applied: 'no' })).toEqual(NEW);
   });
 
-  it('a saved record notes what an update that may have been applied sent, until a write succeeds or a read', () => {
+  it('a saved record notes what an update that may have been applied sent, until a write succeeds', () => {
     const sent = { name: ['a', 'b'] as const };
     const unsure = reduce(SAVED, { type: 'fail', applied: 'maybe', body: { name: 'b' }, sent });
     expect(unsure).toEqual({ status: 'saved', unsure: { name: 'b' }, sent });
     expect(reduce(unsure, { type: 'fail', applied: 'no' })).toBe(unsure);
     expect(reduce(unsure, { type: 'succeed' })).toBe(SAVED);
-    expect(reduce(unsure, { type: 'read' })).toBe(SAVED);
-    expect(reduce(SAVED, { type: 'read' })).toBe(SAVED);
+    expect(reduce(SAVED, { type: 'succeed' })).toBe(SAVED);
   });
 });

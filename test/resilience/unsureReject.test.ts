@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BatchError, Store, type RestProxyConfig } from '../../src/index.js';
-import { within } from '../helpers/deferred.js';
+import { deferred, within } from '../helpers/deferred.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { defineItem, itemProxy, requestLines, rowsOf } from './helpers.js';
 
@@ -77,6 +77,31 @@ describe('reject() after an update that may have been applied', () => {
     item.reject();
     await item.reload();
     expect(shown(item)).toEqual({ rev: 0, dirty: false });
+  });
+
+  it('a load read before the lost update was applied, answered after it failed, proves nothing', async () => {
+    const store = new Store({ model: defineItem(itemProxy(server, { retry: 0 })) });
+    await store.load();
+    const item = store.getById(1);
+    if (item === undefined) throw new Error('no item 1');
+    const [arrived, gate] = [deferred<void>(), deferred<void>()];
+    server.respond('GET', '/items', async () => {
+      const rows = structuredClone(rowsOf(server));
+      arrived.resolve();
+      await gate.promise;
+      return { status: 200, body: rows };
+    }, { times: 1 });
+    const loading = store.load();
+    await arrived.promise;
+    item.set({ name: 'one #1', rev: 1 });
+    server.inject({ type: 'reset-after', match: { method: 'PUT' } });
+    await expect(store.sync()).rejects.toThrow(BatchError);
+    gate.resolve();
+    await loading;
+    store.rejectChanges();
+    expect(shown(item)).toEqual({ rev: 0, dirty: true });
+    await within(store.sync(), 2000, 'the sync');
+    expect(rowsOf(server)[0]).toEqual(ONE);
   });
 
   it('a discarding load takes the server values (the update was applied): clean, nothing to send, nothing to reject', async () => {
