@@ -300,7 +300,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return this;
   }
 
-  /** Undo the changes since the last save. */
+  /** Undo the changes since the last save; fields a lost update may have set stay dirty, to be sent back (docs/stores.md). */
   reject(): this {
     rejectEdits(this);
     return this;

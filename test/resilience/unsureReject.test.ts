@@ -119,6 +119,15 @@ describe('reject() after an update that may have been applied', () => {
     expect({ ...shown(item), listed: store.indexOf(item) >= 0, changes: store.hasChanges() }).toEqual({ rev: 1, dirty: false, listed: true, changes: false });
   });
 
+  it('a batched update (one PUT of the collection) lost: each record is put back', async () => {
+    const { store, item } = await lostUpdate({ batchActions: true });
+    store.rejectChanges();
+    expect(shown(item)).toEqual({ rev: 0, dirty: true });
+    await within(store.sync(), 2000, 'the sync');
+    expect(rowsOf(server)[0]).toEqual(ONE);
+    expect(shown(item)).toEqual({ rev: 0, dirty: false });
+  });
+
   it('with etag: true, the PUT of the confirmed values goes through (the 412 of the applied update is recovered)', async () => {
     const { store, item } = await lostUpdate({ etag: true });
     store.rejectChanges();
