@@ -300,7 +300,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return this;
   }
 
-  /** Undo the changes since the last save. */
+  /** Undo the changes since the last save; fields a lost update may have set stay dirty, to be sent back (docs/stores.md). */
   reject(): this {
     rejectEdits(this);
     return this;
@@ -391,8 +391,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   /** @internal */
-  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors): void {
-    failWrite(this, applied, body, errors);
+  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown): void {
+    failWrite(this, applied, body, errors, snapshot);
   }
 
   /** @internal */

@@ -10,9 +10,9 @@ import { DATA, eachOwner, firstOwner, META, touch } from './internal.js';
 import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
 import { sameShown } from './snapshot.js';
-import { mergeServerValues, readField } from './values.js';
-import { editedSinceApplied, enqueue, eraseRecord, metaOf, watchSends } from './writes.js';
-import { mayExist, SAVED } from './writeState.js';
+import { mergeServerValues, ownValue, readField, sameFieldValue } from './values.js';
+import { editedSinceApplied, enqueue, eraseRecord, metaOf, SUCCEED, watchSends } from './writes.js';
+import { mayExist, reduce, SAVED } from './writeState.js';
 import { sameValue } from './fields.js';
 import { invalidError } from './validate.js';
 import { put } from '../util/path.js';
@@ -23,6 +23,10 @@ import { put } from '../util/path.js';
  */
 export function takeServerRecord(record: Model<object>, fresh: Model<object>): void {
   if (fresh.etag !== undefined) record.etag = fresh.etag;
+  // A read that shows what a lost update sent proves it applied (one with the old values may predate it).
+  const meta = record[META];
+  const state = meta?.state;
+  if (meta && state?.status === 'saved' && state.sent && Object.entries(state.sent).some(([name, [, sent]]) => sameFieldValue(record, name, ownValue(fresh[DATA], name), sent))) meta.state = reduce(state, SUCCEED);
   // An edited field's saved value may change, or the server may now hold the edit (clean again):
   // visible in `modified` and `dirty` though no value changed.
   const modified = record[META]?.modified;

@@ -196,16 +196,25 @@ export function setValues(record: ValueHolder, nameOrValues: unknown, value: unk
 
 /**
  * Undo the edits made up to `upTo` (on the clock of internal.ts; all by default): those fields
- * take their saved values again. A record left clean loses its field errors too.
+ * take their saved values again. A record left clean loses its field errors too. With `keep`
+ * (a user's reject), a field an update whose answer was lost may have set takes its confirmed
+ * value but stays modified against the sent one, so that the next save sends it back.
  */
-export function rejectEdits(record: ValueHolder, upTo = Infinity): void {
+export function rejectEdits(record: ValueHolder, upTo = Infinity, keep = upTo === Infinity): void {
   const meta = record[META];
   if (meta === null) return;
-  const modified = meta.modified;
+  const state = meta.state;
+  const unsure = keep && state.status === 'saved' ? state.sent : undefined;
   let changed = false;
+  for (const [name, [confirmed, sent]] of Object.entries(unsure ?? {})) {
+    put(record[DATA], name, confirmed);
+    put((meta.modified ??= {}), name, sent);
+    changed = true;
+  }
+  const modified = meta.modified;
   if (modified !== undefined) {
     for (const name of Object.keys(modified)) {
-      if ((meta.stamps?.get(name) ?? 0) > upTo) continue;
+      if ((meta.stamps?.get(name) ?? 0) > upTo || (unsure !== undefined && Object.hasOwn(unsure, name))) continue;
       put(record[DATA], name, modified[name]);
       delete modified[name];
       changed = true;

@@ -18,6 +18,9 @@ import type { RecordLike } from '../operation/types.js';
 /** Field values as a write sent them. */
 export type Values = Readonly<Record<string, unknown>>;
 
+/** Per field, what an update whose answer was lost may have set: `[confirmed, sent]`. */
+export type Unsure = Readonly<Record<string, readonly [unknown, unknown]>>;
+
 /**
  * The request a create was sent in. Until the create is confirmed it is sent again as it was, by
  * whoever sends it next: the same records in the same order (a server's replayed answer is
@@ -42,18 +45,21 @@ export type WriteState =
   | { readonly status: 'creating'; readonly request: CreateRequest; readonly sent: Values; readonly applied: Values | undefined }
   /** A create was sent in `request` and may have been applied; not confirmed. */
   | { readonly status: 'unconfirmed'; readonly request: CreateRequest; readonly applied: Values }
-  /** On the server. `unsure`: the body of the last update or destroy whose answer was lost. */
-  | { readonly status: 'saved'; readonly unsure: unknown }
+  /**
+   * On the server. `unsure`: the body of the last update or destroy whose answer was lost; `sent`:
+   * the fields such updates may have set, until a write succeeds or a read shows them applied.
+   */
+  | { readonly status: 'saved'; readonly unsure: unknown; readonly sent?: Unsure }
   /** Destroyed on the server (or dropped while new). */
   | { readonly status: 'erased' };
 
 export type WriteEvent =
   /** A create is sent in `request` (an update or a destroy changes nothing until it ends). */
   | { readonly type: 'send'; readonly values: Values; readonly request: CreateRequest }
-  /** The write was applied and its answer taken. */
+  /** The write was applied and its answer taken (or a read showed a lost update applied). */
   | { readonly type: 'succeed' }
   /** The write failed; `applied`: whether it may still have reached the server. `body`: what it sent. */
-  | { readonly type: 'fail'; readonly applied: 'no' | 'maybe'; readonly body?: unknown }
+  | { readonly type: 'fail'; readonly applied: 'no' | 'maybe'; readonly body?: unknown; readonly sent?: Unsure }
   /** The record is gone from the server. */
   | { readonly type: 'erase' };
 
@@ -72,7 +78,7 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
       if (state.status === 'unconfirmed') return { status: 'creating', request: state.request, sent: event.values, applied: state.applied };
       return state;
     case 'succeed':
-      return state.status === 'creating' || (state.status === 'saved' && state.unsure !== undefined) ? SAVED : state;
+      return state.status === 'creating' || (state.status === 'saved' && (state.unsure !== undefined || state.sent !== undefined)) ? SAVED : state;
     case 'fail':
       if (state.status === 'creating') {
         const applied = event.applied === 'maybe' ? (state.applied ?? state.sent) : state.applied;
@@ -80,7 +86,7 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
         // Nothing was applied: a record sent alone keeps its key (a server may have kept the refusal under it otherwise).
         return state.request.records.length === 1 ? { status: 'new', key: state.request.key } : NEW;
       }
-      if (state.status === 'saved' && event.applied === 'maybe') return { status: 'saved', unsure: event.body };
+      if (state.status === 'saved' && event.applied === 'maybe') return { status: 'saved', unsure: event.body, sent: event.sent };
       return state;
   }
 }

@@ -18,7 +18,7 @@ class WriteSnapshot {
   constructor(readonly values: Record<string, unknown>, readonly version: number) {}
 }
 
-const SUCCEED = { type: 'succeed' } as const;
+export const SUCCEED = { type: 'succeed' } as const;
 const ERASE = { type: 'erase' } as const;
 
 export function metaOf(record: Internals): RecordMeta {
@@ -135,10 +135,26 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   eachOwner(record, (owner) => owner.afterCommit(record, committed, created));
 }
 
-/** The write failed; `applied`: whether it may still have reached the server. */
-export function failWrite(record: Internals, applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors): void {
+/**
+ * The write failed; `applied`: whether it may still have reached the server. An update that may
+ * have been applied notes, per field, the confirmed value and the one it sent (see rejectEdits).
+ */
+export function failWrite(record: ValueHolder, applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown): void {
   const meta = metaOf(record);
-  meta.state = reduce(meta.state, { type: 'fail', applied, body });
+  const state = meta.state;
+  let sent: Record<string, readonly [unknown, unknown]> | undefined;
+  if (applied === 'maybe' && state.status === 'saved' && snapshot instanceof WriteSnapshot) {
+    sent = { ...state.sent };
+    const modified = meta.modified;
+    for (const [name, value] of Object.entries(snapshot.values)) {
+      const had = Object.hasOwn(sent, name) ? sent[name] : undefined;
+      const confirmed = had ? had[0] : modified && Object.hasOwn(modified, name) ? modified[name] : readField(record, name);
+      const now = asFieldValue(record, name, value);
+      // A try that sent the confirmed value back leaves the earlier one's, which may hold.
+      if (!sameFieldValue(record, name, now, confirmed)) put(sent, name, [confirmed, now]);
+    }
+  }
+  meta.state = reduce(state, { type: 'fail', applied, body, sent });
   if (errors !== undefined) meta.errors = Object.keys(errors).length === 0 ? undefined : errors;
   touch(record);
 }

@@ -274,8 +274,7 @@ function failRecords(operation: Operation, error: ProxyError): void {
   const applied = error.mayHaveBeenApplied ? 'maybe' : 'no';
   const body = single ? operation.request?.jsonData : undefined;
   const fieldErrors = error.kind === 'validation' && single ? (error.fieldErrors ?? Object.create(null)) : undefined;
-  for (const record of records) {
-    if (operation.action === 'create' && record[WRITE_STATE].status === 'saved') continue;
-    record[FAIL](applied, body, fieldErrors);
-  }
+  records.forEach((record, i) => {
+    if (operation.action !== 'create' || record[WRITE_STATE].status !== 'saved') record[FAIL](applied, body, fieldErrors, operation.snapshots[i]);
+  });
 }

@@ -273,7 +273,7 @@ export class StoreRecords<M extends Model> {
       discard: options.discardChanges === true,
       append: options.addRecords === true,
     });
-    for (const record of plan.rejected) record.reject();
+    for (const record of plan.rejected) rejectEdits(record, Infinity, false); // the server's values follow
     for (const [held, fresh] of plan.updates) takeServerRecord(held, fresh);
     // Indexed loops over what may be 100,000 records, in code that runs once per load (see mergeLoaded).
     const owner = this.owner;

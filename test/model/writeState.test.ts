@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Item } from '../resilience/helpers.js';
-import { NEW, reduce, requestOf, type CreateRequest, type WriteEvent, type WriteState } from '../../src/model/writeState.js';
+import { NEW, reduce, requestOf, SAVED, type CreateRequest, type WriteEvent, type WriteState } from '../../src/model/writeState.js';
 
 // Requests of one record and of two (the records themselves play no part in the reducer).
 const requests: CreateRequest[] = [
@@ -59,5 +59,14 @@ describe('reduce', () => {
     expect(reduce(unconfirmed, { type: 'send', values: { name: 'b' }, request: other })).toEqual({ status: 'creating', request: first, sent: { name: 'b' }, applied: { name: 'a' } });
     expect(reduce(creating, { type: 'fail', applied: 'no' })).toEqual({ status: 'new', key: 'k1' });
     expect(reduce(reduce(NEW, { type: 'send', values: {}, request: other }), { type: 'fail', applied: 'no' })).toEqual(NEW);
+  });
+
+  it('a saved record notes what an update that may have been applied sent, until a write succeeds', () => {
+    const sent = { name: ['a', 'b'] as const };
+    const unsure = reduce(SAVED, { type: 'fail', applied: 'maybe', body: { name: 'b' }, sent });
+    expect(unsure).toEqual({ status: 'saved', unsure: { name: 'b' }, sent });
+    expect(reduce(unsure, { type: 'fail', applied: 'no' })).toBe(unsure);
+    expect(reduce(unsure, { type: 'succeed' })).toBe(SAVED);
+    expect(reduce(SAVED, { type: 'succeed' })).toBe(SAVED);
   });
 });
