@@ -279,13 +279,12 @@ export class RecordView<M extends Model<object>> {
     for (const entry of entries) index.set(entry.record, entry);
     const shown = this.#shown;
     if (shown !== undefined) {
-      // What is shown is a subsequence of the ordered records: walked side by side.
-      let next = 0;
-      for (const record of this.#ordered ?? all) {
+      // Marked from what is shown, not walked beside the list: a record may have left the list
+      // already (the index is made at the first change, which can be its removal).
+      for (const entry of entries) entry.shown = false;
+      for (const record of shown) {
         const entry = index.get(record);
-        if (entry === undefined) continue;
-        entry.shown = shown[next] === record;
-        if (entry.shown) next++;
+        if (entry !== undefined) entry.shown = true;
       }
     }
     this.#nextOrd = Math.max(this.#nextOrd, all.length);

@@ -118,6 +118,16 @@ describe('a locally filtered store re-tests only the record that changed', () =>
     expect(shownIds(store)).toEqual([1, 3, 4]);
   });
 
+  it('records removed one by one, the first before anything changed, all leave (found by fast-check)', () => {
+    const store = people({ filters: [{ property: 'age', operator: '!=', value: 0 }] });
+    expect(ids(store)).toEqual([1, 2, 3, 4, 5]);
+    for (const id of [1, 2, 3]) store.remove(record(store, id));
+    expect(ids(store)).toEqual([4, 5]);
+    expect(shownIds(store)).toEqual([4, 5]);
+    record(store, 4).set('age', 0);
+    expect(ids(store)).toEqual([5]);
+  });
+
   it('sorted and filtered: a record joins at its sorted place', () => {
     const store = people({ sorters: [{ property: 'age', direction: 'DESC' }], filters: [{ property: 'age', operator: '>=', value: 29 }] });
     expect(ids(store)).toEqual([1, 3, 2, 4]);
