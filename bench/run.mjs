@@ -152,8 +152,7 @@ if (wanted('size')) {
 
 /**
  * The load (when asked) and the live-UI section in headless Chromium, each in its own page: the
- * live UI's cross-origin isolated (bench/server.mjs), the load's not (isolated, its fetches ran
- * at other ratios to their floor than the load measured so far).
+ * live UI's cross-origin isolated (bench/server.mjs), the load's as it was measured so far.
  */
 async function runBrowser({ load }) {
   if (args.has('--no-browser')) return { skipped: 'skipped (--no-browser)' };
