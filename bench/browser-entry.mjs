@@ -1,11 +1,12 @@
 /**
- * The browser side of the load bench, bundled by esbuild (with the library and Backbone) into
+ * The browser side of the load bench and of the live-UI section (bench/live.mjs), bundled by esbuild (with the library and Backbone) into
  * the page that bench/run.mjs opens in headless Chromium. The data comes from the same
  * loopback server as the page, by relative url.
  */
 import * as lib from '../src/index.ts';
 import Backbone from 'backbone';
 import { runLoad } from './cases.mjs';
+import { liveSection } from './live.mjs';
 
 window.runBench = (config) =>
   runLoad({
@@ -19,4 +20,6 @@ window.runBench = (config) =>
     now: () => performance.now(),
     log: (line) => console.log(line),
   });
+window.runLive = (config) =>
+  liveSection({ lib, url: (n) => `/users/${n}`, quick: config.quick, batch: 10, gc: typeof window.gc === 'function' ? () => window.gc() : undefined, log: (line) => console.log(line) });
 window.benchReady = true;

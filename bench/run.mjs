@@ -22,8 +22,9 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick') || process.env.BENCH_QUICK === '1';
-// --only=load,browser,heap,sync,url,live,size runs some sections (for working on one); it prints their
-// tables but writes no results.json.
+// --only=load,browser,heap,sync,url,live,live-browser,size runs some sections (for working on one); it
+// prints their tables but writes no results.json. browser = the load and the live UI in Chromium;
+// live-browser = the live UI alone in Chromium.
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
 const wanted = (section) => only === undefined || only.has(section);
@@ -109,15 +110,20 @@ function runChild(section, timeoutMs = 240_000) {
 
 // ---- sections ------------------------------------------------------------------------------
 
-const results = { meta: {}, load: {}, heap: {}, sync: undefined, url: undefined, live: undefined, sizes: undefined, targets: [] };
+const results = { meta: {}, load: {}, heap: {}, sync: undefined, url: undefined, live: undefined, liveBrowser: undefined, sizes: undefined, targets: [] };
+let chromiumVersion;
 
 if (wanted('load')) {
   log('bench: 1. load (Node)');
   results.load.node = await runChild('load');
 }
-if (wanted('browser')) {
-  log('bench: 1. load (headless Chromium)');
-  results.load.browser = await runBrowser();
+if (wanted('browser') || wanted('live-browser')) {
+  log(`bench: ${wanted('browser') ? '1. load and ' : ''}6. a live UI (headless Chromium)`);
+  const { load, live, ...about } = await runBrowser({ load: wanted('browser') });
+  chromiumVersion = about.version;
+  log(about.skipped ? `  ${about.skipped}` : `  Chromium ${about.version}, gc exposed: ${about.gcExposed}, live page cross-origin isolated: ${about.isolated}`);
+  if (wanted('browser')) results.load.browser = about.skipped ? about : { ...about, ...load };
+  results.liveBrowser = about.skipped ? undefined : live;
 }
 if (wanted('heap')) {
   log('bench: 2. heap per record (N = 100,000)');
@@ -144,7 +150,11 @@ if (wanted('size')) {
   results.sizes = await measureAll();
 }
 
-async function runBrowser() {
+/**
+ * The load (when asked) and the live-UI section in headless Chromium, each in its own page: the
+ * live UI's cross-origin isolated (bench/server.mjs), the load's as it was measured so far.
+ */
+async function runBrowser({ load }) {
   if (args.has('--no-browser')) return { skipped: 'skipped (--no-browser)' };
   if (!existsSync(CHROMIUM)) return { skipped: `skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)` };
   let chromium;
@@ -157,15 +167,23 @@ async function runBrowser() {
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 60_000 });
     const version = browser.version();
-    const page = await browser.newPage();
-    page.on('console', (message) => log(`  [chromium] ${message.text()}`));
-    page.on('pageerror', (error) => log(`  [chromium] page error: ${error.message}`));
-    page.setDefaultTimeout(240_000);
-    await page.goto(`${base}/static/bench.html`);
-    await page.waitForFunction(() => window.benchReady === true, undefined, { timeout: 30_000 });
+    const open = async (query) => {
+      const page = await browser.newPage();
+      page.on('console', (message) => log(`  [chromium] ${message.text()}`));
+      page.on('pageerror', (error) => log(`  [chromium] page error: ${error.message}`));
+      page.setDefaultTimeout(240_000);
+      await page.goto(`${base}/static/bench.html${query}`);
+      await page.waitForFunction(() => window.benchReady === true, undefined, { timeout: 30_000 });
+      return page;
+    };
+    let page = await open('');
     const gcExposed = await page.evaluate(() => typeof window.gc === 'function');
-    const result = await page.evaluate((config) => window.runBench(config), { sizes: [10_000, 100_000], quick });
-    return { version, gcExposed, ...result };
+    const loaded = load ? await page.evaluate((config) => window.runBench(config), { sizes: [10_000, 100_000], quick }) : undefined;
+    await page.close();
+    // performance.now() in steps of 5 µs, not 100 µs.
+    page = await open('?isolated');
+    const isolated = await page.evaluate(() => window.crossOriginIsolated);
+    return { version, gcExposed, isolated, load: loaded, live: await page.evaluate((config) => window.runLive(config), { quick }) };
   } catch (error) {
     return { skipped: `skipped: the browser run failed: ${error.message.split('\n')[0]}` };
   } finally {
@@ -206,15 +224,16 @@ if (results.sync) {
   target('sync unbatched (4 in flight)', unbatched.sync.ratio, 1.15, 'x raw POSTs', 'wall time', unbatched.cpu.ratio);
   target('sync unbatched, records collected', unbatchedCold.sync.ratio, 1.15, 'x raw POSTs', 'wall time', unbatchedCold.cpu.ratio);
 }
-if (results.live) {
-  for (const [variant, summary] of Object.entries(results.live.edit[100000] ?? {})) {
+for (const [live, env] of [[results.live, ''], [results.liveBrowser, ' (browser)']]) {
+  if (!live) continue;
+  for (const [variant, summary] of Object.entries(live.edit[100000] ?? {})) {
     if (variant.startsWith('floor')) continue;
-    target(`live edit 100k, ${variant}`, summary.edit.ratio, 1.5, 'x one copy of the array', 'until a subscriber is told');
+    target(`live edit 100k, ${variant}${env}`, summary.edit.ratio, 1.5, 'x one copy of the array', 'until a subscriber is told');
   }
-  const query = results.live.query;
-  target('local sort of 100k', query.sort['rest-proxy'].ms.ratio, 2, 'x Array sort, key comparator');
-  target('local group of 100k', query.group['rest-proxy'].ms.ratio, 2, 'x Array sort + one pass');
-  target('local filter of 100k', query.filter['rest-proxy'].ms.ratio, 3, 'x Array filter, raw field');
+  const query = live.query;
+  target(`local sort of 100k${env}`, query.sort['rest-proxy'].ms.ratio, 2, 'x Array sort, key comparator');
+  target(`local group of 100k${env}`, query.group['rest-proxy'].ms.ratio, 2, 'x Array sort + one pass');
+  target(`local filter of 100k${env}`, query.filter['rest-proxy'].ms.ratio, 3, 'x Array filter, raw field');
 }
 if (results.sizes) {
   target('bundle: typical app, production build', results.sizes.typicalApp.gzip / 1024, TARGETS.typicalApp / 1024, 'KiB min+gzip');
@@ -247,7 +266,7 @@ results.meta = {
   date: new Date().toISOString(),
   source: sourceVersion(),
   node: process.version,
-  chromium: results.load.browser?.version ?? null,
+  chromium: chromiumVersion ?? null,
   cpus: cpus().length,
   loadAverage: { start: loadAtStart, end: loadavg()[0] },
   quick,
@@ -272,7 +291,7 @@ const out = [];
 const runsOf = (summary) => summary.load?.runs?.length ?? summary.sync?.runs?.length;
 
 const { source } = results.meta;
-out.push(`rest-proxy bench: Node ${process.version}, ${results.load.browser?.version ? `Chromium ${results.load.browser.version}` : 'no browser'}, ${cpus().length} cores (load average ${results.meta.loadAverage.start.toFixed(1)} at start, ${results.meta.loadAverage.end.toFixed(1)} at end), ${results.meta.date}${quick ? ' [QUICK: too few runs to trust]' : ''}`);
+out.push(`rest-proxy bench: Node ${process.version}, ${chromiumVersion ? `Chromium ${chromiumVersion}` : 'no browser'}, ${cpus().length} cores (load average ${results.meta.loadAverage.start.toFixed(1)} at start, ${results.meta.loadAverage.end.toFixed(1)} at end), ${results.meta.date}${quick ? ' [QUICK: too few runs to trust]' : ''}`);
 out.push(`src: ${source.commit ? `${source.commit.slice(0, 10)}${source.srcModified ? ' + uncommitted changes' : ''}` : 'no git'}, sha256 ${source.srcSha256}`);
 out.push('Times are medians (ms) of alternated runs after warm-up, gc before each, each run holding what it made until its next run (as an app holds its data); "x" = median of the per-round ratios to the floor.');
 for (const env of ['node', 'browser'].filter((name) => wanted(name === 'node' ? 'load' : 'browser'))) {
@@ -358,20 +377,21 @@ out.push(table(['operation', 'rest-proxy ops/s', 'by hand ops/s', 'slower than b
 out.push(`url: ${results.url.example}`);
 
 }
-if (results.live) {
-out.push('', '## 6. A live UI: one edit until a subscriber has the new snapshot (µs per edit; one subscriber, as useStore has)');
+for (const [live, env] of [[results.live, 'Node'], [results.liveBrowser, 'headless Chromium']]) {
+if (!live) continue;
+out.push('', `## 6. A live UI, ${env}: one edit until a subscriber has the new snapshot (µs per edit; one subscriber, as useStore has)`);
 const liveRows = [];
-for (const [n, variants] of Object.entries(results.live.edit)) {
+for (const [n, variants] of Object.entries(live.edit)) {
   for (const [variant, summary] of Object.entries(variants)) {
     liveRows.push([Number(n).toLocaleString('en-US'), variant, summary.edit.runs.length, summary.edit.median.toFixed(0), variant.startsWith('floor') ? '1.00x' : x(summary.edit.ratio)]);
   }
 }
 out.push(table(['N', 'variant', 'runs', 'µs', 'x floor'], liveRows, ['r', 'l', 'r', 'r', 'r']));
 out.push('Floor: one copy of the records array (section 8 wants a new `records` array for a visible change), handed over in a microtask. Sorted: `store.sort(\'name\')`; an edit of name moves the record.');
-out.push('', '### Local sort, filter and group of 100,000 (ms)');
+out.push('', `### Local sort, filter and group of 100,000 (ms), ${env}`);
 out.push(table(
   ['operation', 'floor', 'rest-proxy', 'x floor'],
-  Object.entries(results.live.query).map(([operation, summary]) => [operation, ms(summary.floor.ms.median), ms(summary['rest-proxy'].ms.median), x(summary['rest-proxy'].ms.ratio)]),
+  Object.entries(live.query).map(([operation, summary]) => [operation, ms(summary.floor.ms.median), ms(summary['rest-proxy'].ms.median), x(summary['rest-proxy'].ms.ratio)]),
   ['l', 'r', 'r', 'r'],
 ));
 out.push('Floors on the same rows as plain objects: sort = Array.prototype.sort with a key comparator on name; filter = Array.prototype.filter reading item.name; group = that sort and one pass cutting it into groups.');

@@ -4,7 +4,9 @@
  * 10,000 records renders the list once with them and each row once; an edit renders its row only;
  * the changes of one synchronous run make one render; a reload renders only the rows whose record
  * changed, and the detail pane (useRecord on the store's own record) follows it; unmounting
- * releases every subscription. The fixture pages are test/frameworks/fixtures/*.html.
+ * releases every subscription. Over a store sorted locally (by name): an edit of another field
+ * renders its row and the list once and moves nothing; an edit of the sort key renders its row
+ * once and the list once, and the row shows at its new place. The fixture pages are test/frameworks/fixtures/*.html.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -146,6 +148,55 @@ if (!hasChromium) {
       await settle();
       expect(await page.evaluate(() => window.fixture?.failure())).toBe('TypeError: useRecord: expected a record of users, got a record of others');
       await page.evaluate(() => window.fixture?.unmount());
+    });
+
+    describe('over a store sorted locally by name', () => {
+      /** The rows shown, in order: id and name. */
+      async function shown(): Promise<[number, string][]> {
+        return page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('#list li'), (li): [number, string] => [Number(li.dataset.id), li.textContent ?? '']));
+      }
+      async function shownIds(): Promise<number[]> {
+        return (await shown()).map(([id]) => id);
+      }
+      /** The rows shown sorted by name (by code point, as the store compares strings). */
+      async function sortedByName(): Promise<[number, string][]> {
+        return (await shown()).sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
+      }
+
+      it('a load renders the list once with the records in order, and each row once', async () => {
+        await page.evaluate(() => window.fixture?.mount(undefined, window.fixture.sorted));
+        await page.evaluate(() => window.fixture?.sorted.load().then(() => undefined));
+        await page.waitForFunction((count) => document.querySelectorAll('#list li').length === count, USERS);
+        expect(await counts()).toEqual({ list: 3, shown: [0, 0, USERS], rows: USERS, detail: 0 });
+        expect(await shown()).toEqual(await sortedByName());
+        expect((await shownIds()).slice(0, 4)).toEqual([5, 1, 10, 100]); // 5 was renamed on the server above
+      });
+
+      it('an edit of another field than the sort key renders its own row and the list once, and moves nothing', async () => {
+        const before = await shownIds();
+        await page.evaluate(() => window.fixture?.sorted.getById(11)?.set('age', 99));
+        await page.waitForFunction(() => document.querySelector<HTMLElement>('#list li[data-id="11"]')?.dataset.age === '99');
+        expect(await counts()).toEqual({ list: 1, shown: [USERS], rows: 1, detail: 0 });
+        expect(await shownIds()).toEqual(before);
+      });
+
+      it('an edit of the sort key renders its own row once and the list once, and the row shows at its new place', async () => {
+        const before = await shownIds();
+        await page.evaluate(() => window.fixture?.sorted.getById(11)?.set('name', 'User 5000 (moved)'));
+        await page.waitForFunction(() => document.querySelector('#list li[data-id="11"]')?.textContent === 'User 5000 (moved)');
+        expect(await counts()).toEqual({ list: 1, shown: [USERS], rows: 1, detail: 0 });
+        expect(await shown()).toEqual(await sortedByName());
+        const after = await shownIds();
+        // Right after User 5000, and far from where it was.
+        expect(after.indexOf(11)).toBe(after.indexOf(5000) + 1);
+        expect(after.indexOf(11) - before.indexOf(11)).toBeGreaterThan(1000);
+      });
+
+      it('unmounting releases every subscription', async () => {
+        expect(await page.evaluate(() => window.fixture?.subscriptions())).toBe(USERS + 1);
+        await page.evaluate(() => window.fixture?.unmount());
+        expect(await page.evaluate(() => window.fixture?.subscriptions())).toBe(0);
+      });
     });
 
     if (framework === 'react') {
