@@ -27,7 +27,7 @@ export const users = new Store({ model: User });
  * then the budgets are a ratchet just above today's sizes, so that CI catches any growth.
  */
 export const TARGETS = { library: 24 * 1024, restProxyOnly: 12 * 1024 };
-export const BUDGETS = { library: 36.5 * 1024, typicalApp: 33.6 * 1024, restProxyOnly: 18.6 * 1024 };
+export const BUDGETS = { library: 36.55 * 1024, typicalApp: 33.6 * 1024, restProxyOnly: 18.6 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {

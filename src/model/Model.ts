@@ -389,8 +389,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   /** @internal */
-  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors): void {
-    failWrite(this, applied, body, errors);
+  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, destroy?: boolean): void {
+    failWrite(this, applied, body, errors, destroy);
   }
 
   /** @internal */

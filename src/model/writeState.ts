@@ -42,8 +42,11 @@ export type WriteState =
   | { readonly status: 'creating'; readonly request: CreateRequest; readonly sent: Values; readonly applied: Values | undefined }
   /** A create was sent in `request` and may have been applied; not confirmed. */
   | { readonly status: 'unconfirmed'; readonly request: CreateRequest; readonly applied: Values }
-  /** On the server. `unsure`: the body of the last update or destroy whose answer was lost. */
-  | { readonly status: 'saved'; readonly unsure: unknown }
+  /**
+   * On the server. `unsure`: the body of the last update whose answer was lost. `gone`: a destroy
+   * of it may have been applied (its DELETE then goes alone, where a 404 says it is gone).
+   */
+  | { readonly status: 'saved'; readonly unsure: unknown; readonly gone?: boolean | undefined }
   /** Destroyed on the server (or dropped while new). */
   | { readonly status: 'erased' };
 
@@ -52,8 +55,8 @@ export type WriteEvent =
   | { readonly type: 'send'; readonly values: Values; readonly request: CreateRequest }
   /** The write was applied and its answer taken. */
   | { readonly type: 'succeed' }
-  /** The write failed; `applied`: whether it may still have reached the server. `body`: what it sent. */
-  | { readonly type: 'fail'; readonly applied: 'no' | 'maybe'; readonly body?: unknown }
+  /** The write failed; `applied`: whether it may still have reached the server. `body`: what it sent. `destroy`: it was a destroy. */
+  | { readonly type: 'fail'; readonly applied: 'no' | 'maybe'; readonly body?: unknown; readonly destroy?: boolean }
   /** The record is gone from the server. */
   | { readonly type: 'erase' };
 
@@ -72,7 +75,7 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
       if (state.status === 'unconfirmed') return { status: 'creating', request: state.request, sent: event.values, applied: state.applied };
       return state;
     case 'succeed':
-      return state.status === 'creating' || (state.status === 'saved' && state.unsure !== undefined) ? SAVED : state;
+      return state.status === 'creating' || (state.status === 'saved' && (state.unsure !== undefined || state.gone)) ? SAVED : state;
     case 'fail':
       if (state.status === 'creating') {
         const applied = event.applied === 'maybe' ? (state.applied ?? state.sent) : state.applied;
@@ -80,7 +83,7 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
         // Nothing was applied: a record sent alone keeps its key (a server may have kept the refusal under it otherwise).
         return state.request.records.length === 1 ? { status: 'new', key: state.request.key } : NEW;
       }
-      if (state.status === 'saved' && event.applied === 'maybe') return { status: 'saved', unsure: event.body };
+      if (state.status === 'saved' && event.applied === 'maybe') return { status: 'saved', unsure: event.destroy ? state.unsure : event.body, gone: event.destroy || state.gone };
       return state;
   }
 }

@@ -134,9 +134,9 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
 }
 
 /** The write failed; `applied`: whether it may still have reached the server. */
-export function failWrite(record: Internals, applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors): void {
+export function failWrite(record: Internals, applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, destroy?: boolean): void {
   const meta = metaOf(record);
-  meta.state = reduce(meta.state, { type: 'fail', applied, body });
+  meta.state = reduce(meta.state, { type: 'fail', applied, body, destroy });
   if (errors !== undefined) meta.errors = Object.keys(errors).length === 0 ? undefined : errors;
   touch(record);
 }

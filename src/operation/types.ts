@@ -89,7 +89,7 @@ export interface RecordLike {
   /** @internal */
   [SUCCEED](snapshot: unknown, item: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void;
   /** @internal */
-  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors): void;
+  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, destroy?: boolean): void;
   /** @internal */
   [ERASE](): void;
   /** @internal */

@@ -154,9 +154,18 @@ export class Proxy extends Observable<ProxyEvents> {
       });
     }
     if (this.batchActions) {
-      if (fresh.length > 0) groups.push([...fresh]);
-    } else for (const record of fresh) groups.push([record]);
+      const together = fresh.filter((record) => !this.goesAlone(action, record));
+      if (together.length > 0) groups.push(together);
+      fresh = fresh.filter((record) => this.goesAlone(action, record));
+    }
+    for (const record of fresh) groups.push([record]);
     return groups;
+  }
+
+  /** Whether a record goes in a request of its own even with `batchActions`: one whose destroy may have been applied (only a DELETE of one record answered 404 says it is gone). */
+  protected goesAlone(action: Action, record: RecordLike): boolean {
+    const state = record[WRITE_STATE];
+    return action === 'destroy' && state.status === 'saved' && !!state.gone;
   }
 
   /** Whether a create whose outcome is unknown is sent again as its request (records, body and key): with idempotency keys. */
@@ -276,6 +285,6 @@ function failRecords(operation: Operation, error: ProxyError): void {
   const fieldErrors = error.kind === 'validation' && single ? (error.fieldErrors ?? Object.create(null)) : undefined;
   for (const record of records) {
     if (operation.action === 'create' && record[WRITE_STATE].status === 'saved') continue;
-    record[FAIL](applied, body, fieldErrors);
+    record[FAIL](applied, body, fieldErrors, operation.action === 'destroy');
   }
 }

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Item } from '../resilience/helpers.js';
-import { NEW, reduce, requestOf, type CreateRequest, type WriteEvent, type WriteState } from '../../src/model/writeState.js';
+import { NEW, reduce, requestOf, SAVED, type CreateRequest, type WriteEvent, type WriteState } from '../../src/model/writeState.js';
 
 // Requests of one record and of two (the records themselves play no part in the reducer).
 const requests: CreateRequest[] = [
@@ -59,5 +59,15 @@ describe('reduce', () => {
     expect(reduce(unconfirmed, { type: 'send', values: { name: 'b' }, request: other })).toEqual({ status: 'creating', request: first, sent: { name: 'b' }, applied: { name: 'a' } });
     expect(reduce(creating, { type: 'fail', applied: 'no' })).toEqual({ status: 'new', key: 'k1' });
     expect(reduce(reduce(NEW, { type: 'send', values: {}, request: other }), { type: 'fail', applied: 'no' })).toEqual(NEW);
+  });
+
+  it('a destroy that may have been applied marks the record gone until a write of it succeeds; a failed update keeps the mark and its own body', () => {
+    const gone = reduce(SAVED, { type: 'fail', applied: 'maybe', destroy: true });
+    expect(gone).toEqual({ status: 'saved', unsure: undefined, gone: true });
+    expect(reduce(SAVED, { type: 'fail', applied: 'maybe', body: { name: 'a' } })).toEqual({ status: 'saved', unsure: { name: 'a' }, gone: undefined });
+    expect(reduce(SAVED, { type: 'fail', applied: 'no', destroy: true })).toBe(SAVED);
+    expect(reduce(gone, { type: 'fail', applied: 'no', destroy: true })).toBe(gone);
+    expect(reduce(gone, { type: 'fail', applied: 'maybe', body: { name: 'a' } })).toEqual({ status: 'saved', unsure: { name: 'a' }, gone: true });
+    expect(reduce(gone, { type: 'succeed' })).toBe(SAVED);
   });
 });
