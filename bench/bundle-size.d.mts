@@ -5,8 +5,11 @@ export interface BundleSize {
   gzip: number;
 }
 export type BundleName = 'library' | 'typicalApp' | 'typicalAppWithValidators' | 'typicalAppWithPresets' | 'typicalAppWithReact' | 'modelMemory' | 'restProxyOnly' | 'backbone';
-export declare const TARGETS: { library: number; restProxyOnly: number };
+/** 'production': the package's `production` export condition (dist/prod/); 'development': dist/, what Node, tests and dev servers load. */
+export type BuildKind = 'production' | 'development';
+export declare const TARGETS: { typicalApp: number; restProxyOnly: number };
 export declare const BUDGETS: { library: number; typicalApp: number; restProxyOnly: number };
-export declare function measureBundle(name: BundleName): Promise<BundleSize>;
-export declare function bundleOf(name: BundleName): Promise<Uint8Array>;
-export declare function measureAll(): Promise<Record<BundleName, BundleSize>>;
+export declare const DEV_BUDGETS: { library: number; typicalApp: number; restProxyOnly: number };
+export declare function measureBundle(name: BundleName, kind?: BuildKind): Promise<BundleSize>;
+export declare function bundleOf(name: BundleName, kind?: BuildKind): Promise<Uint8Array>;
+export declare function measureAll(): Promise<Record<BundleName, BundleSize> & { development: Partial<Record<BundleName, BundleSize>> }>;

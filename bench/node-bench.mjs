@@ -3,13 +3,14 @@
  *
  *   node --expose-gc bench/node-bench.mjs <section> <base url> <library bundle>
  *
- * section: load | sync | url | heap:<variant>. The result goes to the parent over IPC (or to
+ * section: load | sync | url | live | heap:<variant>. The result goes to the parent over IPC (or to
  * stdout as JSON when run by hand).
  */
 import { pathToFileURL } from 'node:url';
 import Backbone from 'backbone';
 import { alternate, backboneFetch, backboneModels, installBackboneAjax, libModels, median, runLoad, summarize } from './cases.mjs';
 import { FIELD_NAMES, makeUsers } from './data.mjs';
+import { liveSection } from './live.mjs';
 
 const [section = 'load', base = 'http://127.0.0.1:3000', libPath] = process.argv.slice(2);
 if (!libPath) throw new Error('usage: node --expose-gc bench/node-bench.mjs <section> <base url> <library bundle>');
@@ -345,6 +346,7 @@ let result;
 if (section === 'load') result = await loadSection();
 else if (section === 'sync') result = await syncSection();
 else if (section === 'url') result = await urlSection();
+else if (section === 'live') result = await liveSection({ lib, url, quick, gc, log });
 else if (section.startsWith('heap:')) result = await heapSection(section.slice('heap:'.length));
 else throw new Error(`unknown section ${section}`);
 done(result);

@@ -22,7 +22,7 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick') || process.env.BENCH_QUICK === '1';
-// --only=load,browser,heap,sync,url,size runs some sections (for working on one); it prints their
+// --only=load,browser,heap,sync,url,live,size runs some sections (for working on one); it prints their
 // tables but writes no results.json.
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
@@ -109,7 +109,7 @@ function runChild(section, timeoutMs = 240_000) {
 
 // ---- sections ------------------------------------------------------------------------------
 
-const results = { meta: {}, load: {}, heap: {}, sync: undefined, url: undefined, sizes: undefined, targets: [] };
+const results = { meta: {}, load: {}, heap: {}, sync: undefined, url: undefined, live: undefined, sizes: undefined, targets: [] };
 
 if (wanted('load')) {
   log('bench: 1. load (Node)');
@@ -134,6 +134,10 @@ if (wanted('sync')) {
 if (wanted('url')) {
   log('bench: 4. buildUrl and getParams');
   results.url = await runChild('url');
+}
+if (wanted('live')) {
+  log('bench: 6. a live UI: one edit until a subscriber is told; local sort, filter and group');
+  results.live = await runChild('live');
 }
 if (wanted('size')) {
   log('bench: 5. bundle sizes');
@@ -202,9 +206,19 @@ if (results.sync) {
   target('sync unbatched (4 in flight)', unbatched.sync.ratio, 1.15, 'x raw POSTs', 'wall time', unbatched.cpu.ratio);
   target('sync unbatched, records collected', unbatchedCold.sync.ratio, 1.15, 'x raw POSTs', 'wall time', unbatchedCold.cpu.ratio);
 }
+if (results.live) {
+  for (const [variant, summary] of Object.entries(results.live.edit[100000] ?? {})) {
+    if (variant.startsWith('floor')) continue;
+    target(`live edit 100k, ${variant}`, summary.edit.ratio, 1.5, 'x one copy of the array', 'until a subscriber is told');
+  }
+  const query = results.live.query;
+  target('local sort of 100k', query.sort['rest-proxy'].ms.ratio, 2, 'x Array sort, key comparator');
+  target('local group of 100k', query.group['rest-proxy'].ms.ratio, 2, 'x Array sort + one pass');
+  target('local filter of 100k', query.filter['rest-proxy'].ms.ratio, 3, 'x Array filter, raw field');
+}
 if (results.sizes) {
-  target('bundle: whole library', results.sizes.library.gzip / 1024, TARGETS.library / 1024, 'KiB min+gzip');
-  target('bundle: RestProxy alone', results.sizes.restProxyOnly.gzip / 1024, TARGETS.restProxyOnly / 1024, 'KiB min+gzip');
+  target('bundle: typical app, production build', results.sizes.typicalApp.gzip / 1024, TARGETS.typicalApp / 1024, 'KiB min+gzip');
+  target('bundle: RestProxy alone, production build', results.sizes.restProxyOnly.gzip / 1024, TARGETS.restProxyOnly / 1024, 'KiB min+gzip');
 }
 
 /** Which code was measured: the commit, and a hash of src/ as it was (it may differ from the commit). */
@@ -344,21 +358,42 @@ out.push(table(['operation', 'rest-proxy ops/s', 'by hand ops/s', 'slower than b
 out.push(`url: ${results.url.example}`);
 
 }
-if (results.sizes) {
-out.push('', '## 5. Bundle size (esbuild --bundle --minify --format=esm, gzip -9)');
+if (results.live) {
+out.push('', '## 6. A live UI: one edit until a subscriber has the new snapshot (µs per edit; one subscriber, as useStore has)');
+const liveRows = [];
+for (const [n, variants] of Object.entries(results.live.edit)) {
+  for (const [variant, summary] of Object.entries(variants)) {
+    liveRows.push([Number(n).toLocaleString('en-US'), variant, summary.edit.runs.length, summary.edit.median.toFixed(0), variant.startsWith('floor') ? '1.00x' : x(summary.edit.ratio)]);
+  }
+}
+out.push(table(['N', 'variant', 'runs', 'µs', 'x floor'], liveRows, ['r', 'l', 'r', 'r', 'r']));
+out.push('Floor: one copy of the records array (section 8 wants a new `records` array for a visible change), handed over in a microtask. Sorted: `store.sort(\'name\')`; an edit of name moves the record.');
+out.push('', '### Local sort, filter and group of 100,000 (ms)');
 out.push(table(
-  ['bundle', 'min', 'min+gzip'],
+  ['operation', 'floor', 'rest-proxy', 'x floor'],
+  Object.entries(results.live.query).map(([operation, summary]) => [operation, ms(summary.floor.ms.median), ms(summary['rest-proxy'].ms.median), x(summary['rest-proxy'].ms.ratio)]),
+  ['l', 'r', 'r', 'r'],
+));
+out.push('Floors on the same rows as plain objects: sort = Array.prototype.sort with a key comparator on name; filter = Array.prototype.filter reading item.name; group = that sort and one pass cutting it into groups.');
+
+}
+if (results.sizes) {
+out.push('', '## 5. Bundle size (esbuild --bundle --minify --format=esm, gzip -9; production: the `production` export condition)');
+const dev = results.sizes.development ?? {};
+const sizeRow = (label, name) => [label, kib(results.sizes[name].min), kib(results.sizes[name].gzip), dev[name] ? kib(dev[name].gzip) : ''];
+out.push(table(
+  ['bundle', 'min', 'min+gzip', 'development build, min+gzip'],
   [
-    ['rest-proxy, whole library (src/index.ts)', kib(results.sizes.library.min), kib(results.sizes.library.gzip)],
-    ['app importing only RestProxy (tree-shaken)', kib(results.sizes.restProxyOnly.min), kib(results.sizes.restProxyOnly.gzip)],
-    ['typical app: Model, Store, RestProxy', kib(results.sizes.typicalApp.min), kib(results.sizes.typicalApp.gzip)],
-    ['typical app with Model.define and two validators (presence, email)', kib(results.sizes.typicalAppWithValidators.min), kib(results.sizes.typicalAppWithValidators.gzip)],
-    ['typical app + the built-in presets (rest-proxy/presets)', kib(results.sizes.typicalAppWithPresets.min), kib(results.sizes.typicalAppWithPresets.gzip)],
-    ['typical app + rest-proxy/react (React itself not counted)', kib(results.sizes.typicalAppWithReact.min), kib(results.sizes.typicalAppWithReact.gzip)],
-    ['app importing Model and MemoryProxy', kib(results.sizes.modelMemory.min), kib(results.sizes.modelMemory.gzip)],
-    ['Backbone 1.6 + underscore', kib(results.sizes.backbone.min), kib(results.sizes.backbone.gzip)],
+    sizeRow('rest-proxy, whole library (src/index.ts)', 'library'),
+    sizeRow('app importing only RestProxy (tree-shaken)', 'restProxyOnly'),
+    sizeRow('typical app: Model, Store, RestProxy', 'typicalApp'),
+    sizeRow('typical app with Model.define and two validators (presence, email)', 'typicalAppWithValidators'),
+    sizeRow('typical app + the built-in presets (rest-proxy/presets)', 'typicalAppWithPresets'),
+    sizeRow('typical app + rest-proxy/react (React itself not counted)', 'typicalAppWithReact'),
+    sizeRow('app importing Model and MemoryProxy', 'modelMemory'),
+    sizeRow('Backbone 1.6 + underscore', 'backbone'),
   ],
-  ['l', 'r', 'r'],
+  ['l', 'r', 'r', 'r'],
 ));
 
 }

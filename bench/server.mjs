@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { makeUsers } from './data.mjs';
 
-const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const staticDir = process.env.BENCH_STATIC_DIR;
 const ttl = Number(process.env.BENCH_SERVER_TTL_MS ?? 600_000);
 const parentPid = process.ppid;

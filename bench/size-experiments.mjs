@@ -1,6 +1,6 @@
 /**
- * What parts of the library cost, measured by bundling variants of it (min+gzip, as
- * bench/bundle-size.mjs does):
+ * What parts of the library cost, measured by bundling variants of its production build (min+gzip,
+ * as bench/bundle-size.mjs does):
  *
  *   node bench/size-experiments.mjs
  *
@@ -15,7 +15,8 @@ import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import ts from 'typescript';
-import { ENTRIES } from './bundle-size.mjs';
+import { bundleOptions } from './bundle-size.mjs';
+import { applyEdits } from '../tools/production.mjs';
 
 const noSubscriptions = {
   name: 'no-subscriptions',
@@ -24,7 +25,7 @@ const noSubscriptions = {
       contents: 'export function schedule() {} export function checkListener() {} export class View { get() {} changed() {} add() { return () => {}; } }',
       loader: 'ts',
     }));
-    b.onLoad({ filter: /model[\\/]snapshot\.ts$/ }, () => ({ contents: 'export class RecordSnapshot { constructor(record) { this.record = record; } } export function isSnapshotOf() { return false; } export function sameShown() { return false; } export function sameRecordSnapshot() { return false; }', loader: 'ts' }));
+    b.onLoad({ filter: /model[\\/]snapshot\.ts$/ }, () => ({ contents: 'export class RecordSnapshot { constructor(record) { this.record = record; } } export function isSnapshotOf() { return false; } export function sameShown() { return false; } export function sameRecordSnapshot() { return false; } export function subscribeTo() { return () => {}; } export function snapshotOf(record) { return new RecordSnapshot(record); }', loader: 'ts' }));
   },
 };
 
@@ -70,17 +71,11 @@ function withoutText(code) {
     ts.forEachChild(node, visit);
   };
   visit(file);
-  let out = '';
-  let at = 0;
-  for (const [start, end, replacement] of cuts.sort((a, b) => a[0] - b[0])) {
-    out += code.slice(at, start) + replacement;
-    at = end;
-  }
-  return out + code.slice(at);
+  return applyEdits(code, cuts);
 }
 
 async function measure(name, plugins, transform = (code) => code) {
-  const result = await build({ ...ENTRIES[name], bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', plugins });
+  const result = await build(bundleOptions(name, 'production', plugins));
   const code = transform(result.outputFiles[0].text);
   return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length };
 }
@@ -92,9 +87,9 @@ for (const name of ['library', 'typicalApp', 'restProxyOnly']) {
     ['as is', base],
     ['strings of 20+ chars emptied (~ the messages)', await measure(name, [], withoutText)],
     ['without subscriptions (lower bound)', await measure(name, [noSubscriptions])],
-    ['without subscriptions (removed)', await measure(name, [removedSubscriptions])],
+    ['without subscriptions (removed)', await measure(name, [removedSubscriptions]).catch((error) => (console.warn(`without subscriptions (removed): ${error.errors?.[0]?.text ?? error}`), undefined))],
     ['both', await measure(name, [noSubscriptions], withoutText)],
   ];
   console.log(name);
-  for (const [label, size] of rows) console.log(`  ${label.padEnd(50)} ${kib(size.min).padStart(10)} min ${kib(size.gzip).padStart(10)} gzip  (${((1 - size.gzip / base.gzip) * 100).toFixed(0)}% less)`);
+  for (const [label, size] of rows.filter(([, size]) => size !== undefined)) console.log(`  ${label.padEnd(50)} ${kib(size.min).padStart(10)} min ${kib(size.gzip).padStart(10)} gzip  (${((1 - size.gzip / base.gzip) * 100).toFixed(0)}% less)`);
 }

@@ -154,6 +154,9 @@ const illTyped: Case[] = [
   ['api', () => new RestProxy({ api: { list: '/users' } })],
   // @ts-expect-error -- list is not an action
   ['actionMethods', () => new RestProxy({ actionMethods: { list: 'GET' } })],
+  // An inherited name is no action either
+  // @ts-expect-error -- constructor is not an action
+  ['actionMethods', () => new RestProxy({ actionMethods: { constructor: 'GET' } })],
   // Operation
   // @ts-expect-error -- limit must be a number
   ['limit', () => new Operation({ action: 'read', limit: '25' })],

@@ -1,5 +1,6 @@
 import type { Operation } from '../operation/Operation.js';
 import type { Request } from '../operation/Request.js';
+import { earlierApplied } from './messages.js';
 
 /** What kind of failure a ProxyError reports. */
 export type ProxyErrorKind =
@@ -84,6 +85,17 @@ export class ProxyError extends Error {
       (kind === 'network' || kind === 'timeout' || kind === 'parse' || kind === 'abort' || this.status >= 500);
     this.superseded = details.superseded ?? false;
   }
+}
+
+/**
+ * The same failure as an error of its own (each caller of a shared request gets one, on which
+ * the proxy names its operation). `earlier`: an earlier try may have been applied, which a later
+ * try's failure (a hook that threw, an abort before it was sent) must not hide.
+ */
+export function ownError(error: unknown, earlier = false): unknown {
+  if (!(error instanceof ProxyError)) return error;
+  const applied = error.mayHaveBeenApplied;
+  return new ProxyError(error.kind, earlier && !applied ? earlierApplied(error.message) : error.message, { ...error, cause: error.cause, mayHaveBeenApplied: earlier || applied });
 }
 
 export function isProxyError(error: unknown): error is ProxyError {

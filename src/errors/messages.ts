@@ -5,6 +5,7 @@
  */
 import type { Operation } from '../operation/Operation.js';
 import { describeValue } from '../util/options.js';
+import { dev } from '../util/dev.js';
 
 /** At most a few hundred characters of what a server sent (the whole is on error.body). */
 function quote(text: string, max = 300): string {
@@ -20,29 +21,34 @@ function fieldSummary(fieldErrors: Record<string, string[]> | undefined): string
 const KEPT = 'nothing was changed here: the records are as they were';
 
 export function noFetch(label: string): string {
-  return `${label} failed: there is no fetch here; pass one as the proxy's fetch option`;
+  return `${label} failed: there is no fetch here${dev("; pass one as the proxy's fetch option")}`;
 }
 
 /** No answer in time; or a hook that did not settle (nothing was sent while onRequest ran). */
 export function timedOut(label: string, timeout: number, applied: boolean, hook?: 'onRequest' | 'onResponse'): string {
   const what = hook === undefined ? 'no answer' : `the ${hook} hook did not settle`;
-  return `${label} failed: ${what} within ${timeout} ms (timeout)${applied ? `; the server may still have applied it, but ${KEPT}` : hook === 'onRequest' ? '; nothing was sent' : ''}`;
+  return `${label} failed: ${what} within ${timeout} ms (timeout)${applied ? dev(`; the server may still have applied it, but ${KEPT}`, '; may have been applied') : hook === 'onRequest' ? '; nothing was sent' : ''}`;
 }
 
 export function networkFailed(label: string, reason: string, write: boolean): string {
-  return `${label} failed: network error (${reason}); the server is down or unreachable${write ? `. ${KEPT[0]?.toUpperCase()}${KEPT.slice(1)}` : ''}`;
+  return `${label} failed: network error (${reason})${dev(`; the server is down or unreachable${write ? `. ${KEPT[0]?.toUpperCase()}${KEPT.slice(1)}` : ''}`)}`;
 }
 
 /** A caller's abort: before the request was sent, waiting to retry, or in flight (when a write may have been applied). */
 export function aborted(label: string, when: 'in flight' | 'waiting' | 'before', applied = false): string {
   if (when === 'waiting') return `${label} was aborted while waiting to retry`;
   if (when === 'before') return `${label} was aborted before it was sent`;
-  return `${label} was aborted; ${applied ? `the server may still have applied it, but ${KEPT}` : 'nothing was changed'}`;
+  return `${label} was aborted; ${applied ? dev(`the server may still have applied it, but ${KEPT}`, 'may have been applied') : 'nothing was changed'}`;
 }
 
 /** An answer beyond `maxResponseBytes`: its body is let go, and the request is not retried. */
 export function tooLarge(label: string, status: number, max: number, how: string): string {
-  return `${label} answered ${status} with more than maxResponseBytes (${max} bytes): ${how}; raise maxResponseBytes if such answers are expected`;
+  return `${label} answered ${status} with more than maxResponseBytes (${max} bytes): ${how}${dev('; raise maxResponseBytes if such answers are expected')}`;
+}
+
+/** A try that failed before it was sent (or was refused), after an earlier one that may have been applied. */
+export function earlierApplied(message: string): string {
+  return `${message} (an earlier try may have been applied)`;
 }
 
 export function afterTries(message: string, tries: number): string {
@@ -50,7 +56,7 @@ export function afterTries(message: string, tries: number): string {
 }
 
 export function relativeUrl(label: string, path: string): string {
-  return `${label} failed: the url is relative and there is no page location to resolve it against (this is not a browser page); use an absolute url such as 'http://localhost:3000${path}'`;
+  return `${label} failed: the url is relative${dev(` and there is no page location to resolve it against (this is not a browser page); use an absolute url such as 'http://localhost:3000${path}'`)}`;
 }
 
 /** Configuration that fetch would refuse whatever the server: it is never sent, nor retried. */
@@ -59,34 +65,37 @@ export function cannotSend(label: string, why: string): string {
 }
 
 export const CANNOT_SEND = {
-  credentials: 'the url has a user name or password in it, which fetch refuses; use the username and password options (or an Authorization header)',
+  credentials: `the url has a user name or password in it${dev(', which fetch refuses; use the username and password options (or an Authorization header)')}`,
   scheme: (scheme: string) => `fetch sends http: and https: urls only, got ${JSON.stringify(scheme)}`,
   url: (url: string) => `${JSON.stringify(url)} is not a valid url`,
   verb: (method: string) => `fetch refuses the verb ${method}`,
-  body: (method: string, action: string) => `a ${method} request cannot carry a body; set actionMethods.${action} to POST, PUT or PATCH`,
+  body: (method: string, action: string) => `a ${method} request cannot carry a body${dev(`; set actionMethods.${action} to POST, PUT or PATCH`)}`,
   etag: (etag: string) =>
-    `the record's ETag ${etag} is ${etag.startsWith('W/') ? 'weak, and If-Match compares strong ETags only (RFC 9110), so the server would refuse every write as a conflict' : 'not one entity-tag (RFC 9110: one quoted value, such as "v1"), so it cannot be sent as If-Match'}; make the server send strong ETags for this resource, or set etag: false`,
+    `the record's ETag ${etag} ${dev(
+      `is ${etag.startsWith('W/') ? 'weak, and If-Match compares strong ETags only (RFC 9110), so the server would refuse every write as a conflict' : 'not one entity-tag (RFC 9110: one quoted value, such as "v1"), so it cannot be sent as If-Match'}; make the server send strong ETags for this resource, or set etag: false`,
+      'cannot be sent as If-Match',
+    )}`,
 };
 
 /**
  * A write answered with a redirect. Writes are sent with `redirect: 'manual'`, so nothing was
  * sent to the new url and nothing was applied. `location` is empty where the platform hides it
- * (a browser's opaque redirect).
+ * (a browser's opaque redirect). `suggestion`: what to change, '' for the general advice.
  */
-export function redirectedWrite(label: string, status: number, location: string, suggestion: string | undefined): string {
+export function redirectedWrite(label: string, status: number, location: string, suggestion: string): string {
   const to = location === '' ? '' : ` to ${location}`;
   const code = status === 0 ? 'a redirect' : `${status}, a redirect${to}`;
-  const fix = suggestion ?? (location === '' ? 'point the proxy at the final url (the browser hides where the redirect leads: see the network panel)' : `point the proxy at the final url`);
-  return `${label} was answered ${code}; writes never follow redirects, so it was not sent there and nothing was applied (the record keeps its changes). To fix it, ${fix}`;
+  return `${label} was answered ${code}; writes never follow redirects${dev(
+    `, so it was not sent there and nothing was applied (the record keeps its changes). To fix it, ${suggestion || (location === '' ? 'point the proxy at the final url (the browser hides where the redirect leads: see the network panel)' : `point the proxy at the final url`)}`,
+  )}`;
 }
 
 export function htmlAnswer(label: string, status: number, title: string | undefined): string {
-  return `${label} answered ${status} with an HTML page${title ? ` ("${quote(title)}")` : ''} instead of JSON; check that the url points at the API and not at a web page or a login screen`;
+  return `${label} answered ${status} with an HTML page${title ? ` ("${quote(title)}")` : ''} instead of JSON${dev('; check that the url points at the API and not at a web page or a login screen')}`;
 }
 
 export function invalidJson(label: string, status: number, reason: string, text: string): string {
-  const cut = /end of (JSON )?input|Unterminated/i.test(reason) ? ' (the body looks cut short)' : '';
-  return `${label} answered ${status} but the body is not valid JSON${cut}: ${reason}; it starts with ${JSON.stringify(text.slice(0, 60))}`;
+  return `${label} answered ${status} but the body is not valid JSON${dev(/end of (JSON )?input|Unterminated/i.test(reason) ? ' (the body looks cut short)' : '')}: ${reason}; it starts with ${JSON.stringify(text.slice(0, 60))}`;
 }
 
 export function badShape(label: string, status: number, problem: string): string {
@@ -100,7 +109,7 @@ export function notJson(field: string | undefined, error: unknown): string {
 }
 
 export function unsafeId(id: number): string {
-  return `the answer has the id ${id} (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53): JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings`;
+  return `the answer has the id ${id} (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53)${dev(': JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings')}`;
 }
 
 export function serverSaidNo(label: string, message: string | undefined, fieldErrors?: Record<string, string[]>): string {
@@ -113,7 +122,7 @@ export function writeFailed(label: string, problem: string): string {
 
 export function missingIds(missing: readonly number[], total: number): string {
   return total === 1
-    ? 'the server answered without an id for the new record (no id in the body, and no Location header with one), so it could never be updated; the record stays new, and its next save sends the same idempotency key'
+    ? `the server answered without an id for the new record${dev(' (no id in the body, and no Location header with one), so it could never be updated; the record stays new, and its next save sends the same idempotency key')}`
     : `the server answered without an id for ${missing.length} of the ${total} new records (${missing.map((i) => `#${i + 1}`).join(', ')}); those stay new, the others were saved`;
 }
 
@@ -125,33 +134,34 @@ export function httpFailed(label: string, status: number, statusText: string, de
 }
 
 export const HINTS = {
-  conflict: "; the record changed on the server meanwhile: error.current holds the server's version when it sent one, and the local edits are kept",
-  validation: '; the record keeps its edits and the messages are on record.errors',
-  401: '; the server wants credentials: set the headers option (Authorization) or username and password',
-  403: '; the credentials are not allowed to do this',
-  404: (read: boolean) => (read ? '; check the url and the id' : '; the record may have been deleted on the server, or the url is wrong'),
-  405: (method: string) => `; the server does not allow ${method} here: check actionMethods and the url`,
-  415: '; the server does not accept this Content-Type',
-  rootKey: (root: string) => `; the body was sent wrapped in ${JSON.stringify(root)} (the writer's rootProperty): if the server wants another root key, set the model's entityName or the writer's rootProperty`,
+  conflict: dev("; the record changed on the server meanwhile: error.current holds the server's version when it sent one, and the local edits are kept"),
+  validation: dev('; the record keeps its edits and the messages are on record.errors'),
+  401: dev('; the server wants credentials: set the headers option (Authorization) or username and password'),
+  403: dev('; the credentials are not allowed to do this'),
+  404: (read: boolean) => dev(read ? '; check the url and the id' : '; the record may have been deleted on the server, or the url is wrong'),
+  405: (method: string) => dev(`; the server does not allow ${method} here: check actionMethods and the url`),
+  415: dev('; the server does not accept this Content-Type'),
+  rootKey: (root: string) =>
+    `; the body was sent wrapped in ${JSON.stringify(root)}${dev(" (the writer's rootProperty): if the server wants another root key, set the model's entityName or the writer's rootProperty")}`,
 };
 
 export function noUrl(action: string): string {
-  return `${action} failed: no url is configured; give the proxy a url (e.g. { url: '/users' }) or an api entry for "${action}"`;
+  return `${action} failed: no url is configured${dev(`; give the proxy a url (e.g. { url: '/users' }) or an api entry for "${action}"`)}`;
 }
 
 export function missingTemplateValue(action: string, url: string, name: string, fromRecord: boolean): string {
-  return `${action} failed: the url ${url} needs a value for {${name}}; pass it in the params ({ params: { ${name}: ... } })${fromRecord ? ' or set it on the record' : ''}`;
+  return `${action} failed: the url ${url} needs a value for {${name}}${dev(`; pass it in the params ({ params: { ${name}: ... } })${fromRecord ? ' or set it on the record' : ''}`)}`;
 }
 
 /** An id or url template value that cannot be one path segment. */
 export function badSegment(action: string, what: string, value: unknown): string {
   if (typeof value === 'number' && Number.isFinite(value)) {
-    return `${action} failed: the ${what} ${value} cannot be put in a url: it is beyond the integers JavaScript numbers hold exactly (2^53), so it may not be the server's id; have the server send such ids as strings`;
+    return `${action} failed: the ${what} ${value} cannot be put in a url: it is beyond the integers JavaScript numbers hold exactly (2^53)${dev(", so it may not be the server's id; have the server send such ids as strings")}`;
   }
   if (typeof value === 'string') {
-    return `${action} failed: the ${what} ${JSON.stringify(value)} cannot be put in a url: as a path segment it reads as "." or "..", which would step out of the collection`;
+    return `${action} failed: the ${what} ${JSON.stringify(value)} cannot be put in a url${dev(': as a path segment it reads as "." or "..", which would step out of the collection')}`;
   }
-  return `${action} failed: the ${what} (${describeValue(value)}) cannot be put in a url: it must be a string or a finite number`;
+  return `${action} failed: the ${what} (${describeValue(value)}) cannot be put in a url${dev(': it must be a string or a finite number')}`;
 }
 
 export function notUnicode(action: string, id: unknown): string {
@@ -159,21 +169,21 @@ export function notUnicode(action: string, id: unknown): string {
 }
 
 export function noId(action: string): string {
-  return `${action} failed: the record has no id: check idProperty or the field mapping (it is not new, so it would otherwise go to the collection url)`;
+  return `${action} failed: the record has no id${dev(': check idProperty or the field mapping (it is not new, so it would otherwise go to the collection url)')}`;
 }
 
 export function localOnly(kind: 'sorter' | 'filter', property: string): string {
   return kind === 'sorter'
-    ? `read failed: the sorter on "${property}" has a sorterFn, which runs locally only and cannot be sent to the server; sort locally (remoteSort: false) or drop the function`
-    : `read failed: the filter on "${property}" has a filterFn, which runs locally only and cannot be sent to the server; filter locally (remoteFilter: false) or use property/operator/value`;
+    ? `read failed: the sorter on "${property}" has a sorterFn${dev(', which runs locally only and cannot be sent to the server; sort locally (remoteSort: false) or drop the function')}`
+    : `read failed: the filter on "${property}" has a filterFn${dev(', which runs locally only and cannot be sent to the server; filter locally (remoteFilter: false) or use property/operator/value')}`;
 }
 
 export function cannotSendOperation(proxy: string, action: string): string {
-  return `${proxy} cannot send the ${action} operation: use a RestProxy, AjaxProxy or MemoryProxy`;
+  return `${proxy} cannot send the ${action} operation${dev(': use a RestProxy, AjaxProxy or MemoryProxy')}`;
 }
 
 /** A create of records of which some must be sent again in the request they were first sent in, with other records. */
-export const MIXED_CREATE = 'create failed: a record whose create may have been applied is sent again only with the records it was sent with';
+export const MIXED_CREATE = `create failed: a record whose create may have been applied ${dev('is sent again only with the records it was sent with', 'cannot be sent with other records')}`;
 
 export function failedWith(action: string, message: string): string {
   return `${action} failed: ${message}`;

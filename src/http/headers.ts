@@ -3,12 +3,13 @@
  * Headers object would check them, with messages that name the header.
  */
 import { is } from '../util/options.js';
+import { dev } from '../util/dev.js';
 
 /** Why fetch would refuse this header, or undefined when it is fine. */
 export function headerProblem(name: string, value: unknown): string | undefined {
-  if (!is.headerName.test(name)) return `the header name ${JSON.stringify(name)} is not valid (letters, digits and !#$%&'*+-.^_\`|~ only)`;
+  if (!is.headerName.test(name)) return `the header name ${JSON.stringify(name)} is not valid${dev(" (letters, digits and !#$%&'*+-.^_`|~ only)")}`;
   if (typeof value !== 'string') return `the value of the header "${name}" must be a string`;
-  if (!is.headerValue.test(value)) return `the value of the header "${name}" is not valid (no line breaks, NUL or characters beyond \\xFF): ${JSON.stringify(value)}`;
+  if (!is.headerValue.test(value)) return `the value of the header "${name}" is not valid${dev(' (no line breaks, NUL or characters beyond \\xFF)')}: ${JSON.stringify(value)}`;
   return undefined;
 }
 

@@ -6,6 +6,7 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { cannotSend } from '../errors/messages.js';
 import type { HttpRequest } from './types.js';
+import { dev } from '../util/dev.js';
 
 export type BeforeHook = (request: HttpRequest, init: RequestInit & { headers: Headers }, attempt: number) => void | Promise<void>;
 export type AfterHook = (request: HttpRequest, response: Response, attempt: number) => unknown;
@@ -19,7 +20,7 @@ export async function runBefore(before: BeforeHook, request: HttpRequest, attemp
   // make them hold values it never got.
   for (const key of Object.keys(init)) {
     const changed = key === 'method' ? init.method !== request.method : key === 'body' ? init.body !== request.body : key !== 'headers';
-    if (changed) throw new ProxyError('config', cannotSend(request.label, `the onRequest hook changed init.${key}; it may change init.headers only (the records would commit what the server never got)`), { mayHaveBeenApplied: false });
+    if (changed) throw new ProxyError('config', cannotSend(request.label, `the onRequest hook changed init.${key}; it may change init.headers only${dev(' (the records would commit what the server never got)')}`), { mayHaveBeenApplied: false });
   }
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((value, name) => {

@@ -2,8 +2,8 @@
  * Retries: which failures are tried again, how long to wait before the next try (exponential
  * backoff with jitter, or the server's Retry-After, always bounded), and the layer that does it.
  */
-import { ProxyError } from '../errors/ProxyError.js';
-import { aborted, afterTries } from '../errors/messages.js';
+import { ProxyError, ownError } from '../errors/ProxyError.js';
+import { aborted, afterTries, earlierApplied } from '../errors/messages.js';
 import { isPlainObject } from '../util/options.js';
 import type { Exchange, Layer } from './types.js';
 
@@ -125,13 +125,17 @@ export function retrying(policy: NormalizedRetry): Layer {
         try {
           exchange = await next(request, attempt);
         } catch (error) {
-          if (!(error instanceof ProxyError) || (error.kind !== 'network' && error.kind !== 'timeout')) throw error;
+          if (!(error instanceof ProxyError) || (error.kind !== 'network' && error.kind !== 'timeout')) throw ownError(error, ambiguous && request.write);
           failure = error;
         }
         const status = exchange?.response.status;
         if (attempt > policy.limit || (status !== undefined && !policy.statusCodes.includes(status))) {
           if (exchange !== undefined) return ambiguous ? { ...exchange, ambiguous } : exchange;
-          if (failure !== undefined && attempt > 1) throw new ProxyError(failure.kind, afterTries(failure.message, attempt), { cause: failure.cause, mayHaveBeenApplied: ambiguous || failure.mayHaveBeenApplied });
+          if (failure !== undefined && attempt > 1) {
+            // The last try was not sent (its onRequest never settled), an earlier one may have been applied.
+            const message = ambiguous && request.write && !failure.mayHaveBeenApplied ? earlierApplied(failure.message) : failure.message;
+            throw new ProxyError(failure.kind, afterTries(message, attempt), { cause: failure.cause, mayHaveBeenApplied: ambiguous || failure.mayHaveBeenApplied });
+          }
           if (failure !== undefined) throw failure;
         }
         // A try that got no answer, or a server error, may still have been applied.

@@ -1,10 +1,11 @@
 /**
  * Identical GETs in flight at the same time share one fetch: the same url (`shareKey`, set only
  * where sharing is safe) and every header, as sent (after the onRequest hook), so that nothing
- * that can carry credentials differs. Each caller can still abort its own wait; the fetch itself
- * is cancelled when no caller waits any more.
+ * that can carry credentials differs. Each caller can still abort its own wait (or time out); the
+ * fetch itself is cancelled when no caller waits any more, and no later GET joins a fetch that a
+ * caller gave up on.
  */
-import { ProxyError } from '../errors/ProxyError.js';
+import { ProxyError, ownError } from '../errors/ProxyError.js';
 import { aborted } from '../errors/messages.js';
 import type { Exchange, Layer } from './types.js';
 
@@ -38,10 +39,10 @@ export function sharingGets(): Layer {
       return new Promise<Exchange>((resolve, reject) => {
         const abort = (): void => {
           reject(new ProxyError('abort', aborted(request.label, 'in flight'), { cause: signal.reason }));
-          if (--shared.waiters > 0) return;
-          // Forgotten before it is cancelled, so that an identical GET made now starts afresh.
+          // A caller gave up on it (a timeout, an abort): forgotten, so that a GET made now (that
+          // caller's retry) starts afresh instead of joining a request that may be stalled.
           if (inflight.get(key) === shared) inflight.delete(key);
-          shared.controller.abort(signal.reason);
+          if (--shared.waiters === 0) shared.controller.abort(signal.reason);
         };
         if (signal.aborted) {
           abort();
@@ -55,7 +56,7 @@ export function sharingGets(): Layer {
           },
           (error: unknown) => {
             signal.removeEventListener('abort', abort);
-            reject(error);
+            reject(ownError(error));
           },
         );
       });

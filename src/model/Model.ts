@@ -8,15 +8,16 @@ import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import type { Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
+import { define, put } from '../util/path.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
-import { DATA, eachOwner, META, newMeta, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
+import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { proxyOf, requestOptions, runDestroy, saveRecord, takeServerRecord } from './persistence.js';
 import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
 import { defineModel, type ProxyOf } from './define.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
 import { NO_ERRORS, validateRecord, type Validators } from './validate.js';
-import { convertOrThrow, fromServerValue, getData, initValues, readField, setValues } from './values.js';
+import { convertOrThrow, fromServerValue, getData, initValues, readField, rejectEdits, setValues } from './values.js';
 import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
 import { isPhantom, NEW, SAVED, type CreateRequest, type WriteState } from './writeState.js';
 
@@ -96,7 +97,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       const eager = info.eager;
       for (let i = 0; i < eager.length; i++) {
         const field = eager[i];
-        if (field !== undefined) raw[field.name] = fromServerValue(this, field, raw);
+        if (field !== undefined) put(raw, field.name, fromServerValue(this, field, raw));
       }
       return;
     }
@@ -197,13 +198,19 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return readField(this, recordInfo(this).idProperty);
   }
 
-  /** Set the id. It does not end phantom: only the server's answer to a create does. */
+  /**
+   * Set the id. It does not end phantom: only the server's answer to a create does. An id that
+   * another record of one of its stores has is a TypeError.
+   */
   setId(id: unknown): this {
     const info = recordInfo(this);
     const name = info.idProperty;
     const value = info.idField ? convertOrThrow(this, info.idField, id) : id;
     if (!sameValue(readField(this, name), value)) {
-      this[DATA][name] = value;
+      eachOwner(this, (owner) => {
+        if (owner.holds(value, this)) throw new TypeError(`${entityNameOf(info.model)}.setId: another record of its store has the id ${describeValue(value)}`);
+      });
+      put(this[DATA], name, value);
       metaOf(this).version++;
       touch(this);
       eachOwner(this, (owner) => owner.afterEdit(this, [name]));
@@ -234,7 +241,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   get modified(): Partial<D> {
     const out: Partial<D> = {};
     const modified = this[META]?.modified;
-    if (modified) Object.assign(out, modified);
+    if (modified) for (const name of Object.keys(modified)) define(out, name, modified[name]);
     return out;
   }
 
@@ -272,13 +279,13 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   getChanges(): Partial<D> {
     const out: Partial<D> = {};
     const modified = this[META]?.modified;
-    if (modified) for (const name of Object.keys(modified)) Object.assign(out, { [name]: readField(this, name) });
+    if (modified) for (const name of Object.keys(modified)) define(out, name, readField(this, name));
     return out;
   }
 
   isModified(name: string): boolean {
     const modified = this[META]?.modified;
-    return modified !== undefined && name in modified;
+    return modified !== undefined && Object.hasOwn(modified, name);
   }
 
   /** Take the current values as saved (no request). A new record stays phantom until the server gives it an id. */
@@ -295,16 +302,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** Undo the changes since the last save. */
   reject(): this {
-    const meta = this[META];
-    if (meta === null || (meta.modified === undefined && meta.errors === undefined)) return this;
-    if (meta.modified) {
-      for (const [name, value] of Object.entries(meta.modified)) this[DATA][name] = value;
-      meta.modified = undefined;
-      meta.version++;
-    }
-    meta.errors = undefined;
-    touch(this);
-    eachOwner(this, (owner) => owner.afterReject(this));
+    rejectEdits(this);
     return this;
   }
 
@@ -338,16 +336,20 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     return enqueue(this, () => runDestroy(this, options));
   }
 
-  /** Read the record again; edits not yet saved are kept on top of the server's values. */
+  /**
+   * Read the record again; edits not yet saved are kept on top of the server's values. An answer
+   * read before a write of the record completed is older than what that write saved: it changes nothing.
+   */
   async reload(options: PersistOptions = {}): Promise<this> {
     const id = this.getId();
     if (!isValidId(id) || this.phantom) throw new TypeError(`${entityNameOf(recordInfo(this).model)}.reload: the record has no id yet (it is new); save it first`);
     const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
+    const sent = now();
     await proxyOf(this, options).read(operation);
     const item = operation.resultSet?.records[0];
     if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
     const fresh = item instanceof Model ? item : isPlainObject(item) ? recordFromServer(this.getModelClass(), item) : undefined;
-    if (fresh !== undefined) takeServerRecord(this, fresh);
+    if (fresh !== undefined && (this[META]?.wrote ?? 0) <= sent) takeServerRecord(this, fresh);
     return this;
   }
 
@@ -400,7 +402,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** @internal */
   [STORED_DATE](name: string): string | undefined {
-    const value = this[DATA][name];
+    const value = this[DATA][name]; // a string is never inherited
     return typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) && recordInfo(this).byName.get(name)?.type === 'date' ? value : undefined;
   }
 }

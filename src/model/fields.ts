@@ -109,7 +109,7 @@ export class Field implements FieldInfo {
 
   constructor(declaration: FieldDeclaration, modelName: string) {
     const config: FieldConfig = typeof declaration === 'string' ? { name: declaration } : declaration;
-    if (!isPlainObject(config) || typeof config.name !== 'string' || config.name === '' || config.name === '__proto__') {
+    if (!isPlainObject(config) || typeof config.name !== 'string' || config.name === '') {
       throw new TypeError(`${modelName}.fields: each field must be a name or a config with a name, got ${describeValue(declaration)}`);
     }
     const where = `${modelName}.fields "${config.name}"`;

@@ -19,6 +19,8 @@ export const OWNERS: unique symbol = Symbol('rest-proxy.owners');
 export interface OwnerHooks {
   /** The proxy records of this owner are saved through, when it has its own. */
   proxy(): Proxy | undefined;
+  /** Whether another record it holds has this id (setId refuses it). */
+  holds(id: unknown, record: object): boolean;
   /** Fields were edited (set, setId). */
   afterEdit(record: object, names: readonly string[]): void;
   /** Values became the saved ones (a write's answer, commit(), a reload); `created`: the write was the record's create. */
@@ -59,6 +61,8 @@ export interface RecordMeta {
   version: number;
   /** When each field was last set by the user (a clock shared by all records): which of two edits came last. */
   stamps: Map<string, number> | undefined;
+  /** When a write of the record last completed (same clock): a read sent before is older than what it saved. */
+  wrote: number;
   /** Its snapshot and listeners while it has subscribers. */
   view: View<unknown> | undefined;
   /** Else the last snapshot given, held weakly: the same object until a visible change, for as long as anyone holds it. */
@@ -77,7 +81,7 @@ export interface Internals {
 export function newMeta(state: WriteState): RecordMeta {
   return {
     state, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, writing: undefined,
-    version: 0, stamps: undefined, view: undefined, shown: undefined, stale: false,
+    version: 0, stamps: undefined, wrote: 0, view: undefined, shown: undefined, stale: false,
   };
 }
 
@@ -86,6 +90,16 @@ let clock = 0;
 /** The user set this field now. */
 export function stamp(meta: RecordMeta, name: string): void {
   (meta.stamps ??= new Map()).set(name, ++clock);
+}
+
+/** A write of the record completed now. */
+export function stampWrite(meta: RecordMeta): void {
+  meta.wrote = ++clock;
+}
+
+/** The clock now: edits and writes stamped later came after. */
+export function now(): number {
+  return clock;
 }
 
 /** Call `tell` for every store that holds the record (a store collected meanwhile is forgotten). */

@@ -15,6 +15,7 @@ import { editedSinceApplied, enqueue, eraseRecord, metaOf, watchSends } from './
 import { mayExist, SAVED } from './writeState.js';
 import { sameValue } from './fields.js';
 import { invalidError } from './validate.js';
+import { put } from '../util/path.js';
 
 /**
  * Take a freshly read copy of a record (its values and ETag): fields with local edits keep them
@@ -62,14 +63,14 @@ function afterCopyWrote(record: Model<object>, copy: Model<object>, taken: reado
   const info = recordInfo(record);
   let changed = false;
   for (const name of info.fields.length > 0 ? info.fields.map((field) => field.name) : Object.keys(copy[DATA])) {
-    if (name === info.idProperty || info.byName.get(name)?.persist === false || (stillEdited !== undefined && name in stillEdited)) continue;
+    if (name === info.idProperty || info.byName.get(name)?.persist === false || (stillEdited !== undefined && Object.hasOwn(stillEdited, name))) continue;
     const theirs = readField(copy, name);
-    const unsaved = meta.modified !== undefined && name in meta.modified;
+    const unsaved = meta.modified !== undefined && Object.hasOwn(meta.modified, name);
     if (sameValue(readField(record, name), theirs)) {
       if (!unsaved || !taken.includes(name) || meta.modified === undefined) continue;
       delete meta.modified[name];
     } else if (overlapped && !unsaved) {
-      (meta.modified ??= {})[name] = theirs;
+      put((meta.modified ??= {}), name, theirs);
     } else continue;
     changed = true;
   }
@@ -98,15 +99,15 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
     const their = theirs?.stamps?.get(name) ?? 0;
     const value = mine > their ? readField(record, name) : readField(copy, name);
     // What the server holds, as the copy knows it (a field it is saving now is still unsaved).
-    const saved = theirs?.modified !== undefined && name in theirs.modified ? theirs.modified[name] : readField(copy, name);
+    const saved = theirs?.modified !== undefined && Object.hasOwn(theirs.modified, name) ? theirs.modified[name] : readField(copy, name);
     if (mine <= their) taken.push(name);
     if (!sameValue(readField(record, name), value)) {
-      data[name] = value;
+      put(data, name, value);
       changed.push(name);
     }
     if (their > mine) (meta.stamps ??= new Map()).set(name, their);
     if (info.byName.get(name)?.persist === false) continue; // not sent: never unsaved
-    if (!sameValue(value, saved)) (meta.modified ??= {})[name] = saved;
+    if (!sameValue(value, saved)) put((meta.modified ??= {}), name, saved);
     else if (meta.modified !== undefined) delete meta.modified[name];
   }
   if (meta.modified !== undefined && Object.keys(meta.modified).length === 0) meta.modified = undefined;

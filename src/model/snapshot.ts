@@ -54,7 +54,7 @@ export class RecordSnapshot<M extends Model<object> = Model> {
   /** A value as it was when the snapshot was taken (typed like `record.get`). */
   get<K extends keyof DataOf<M> & string>(name: K): DataOf<M>[K];
   get(name: string): unknown {
-    return this.values[name];
+    return Object.hasOwn(this.values, name) ? this.values[name] : undefined;
   }
 
   /** Whether a field had been changed since the last save (typed like `record.isModified`). */

@@ -5,9 +5,9 @@
 import type { RecordLike } from '../operation/types.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { readPath } from '../util/path.js';
+import { put, readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
-import { DATA, META, newMeta, stamp, type Internals } from './internal.js';
+import { DATA, eachOwner, META, newMeta, stamp, touch, type Internals } from './internal.js';
 import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { SAVED } from './writeState.js';
 
@@ -20,7 +20,7 @@ export const NONE_CHANGED: readonly string[] = Object.freeze([]);
 /** The value of a field, converted on first read for built-in types. */
 export function readField(record: ValueHolder, name: string): unknown {
   const data = record[DATA];
-  const value = data[name];
+  const value = ownValue(data, name);
   if (value === undefined) return undefined;
   const field = recordInfo(record).byName.get(name);
   if (field === undefined || !field.lazy || field.isConverted(value)) return value;
@@ -29,6 +29,14 @@ export function readField(record: ValueHolder, name: string): unknown {
   data[name] = converted;
   return converted;
 }
+
+/** `data[name]`, but nothing inherited from Object.prototype (as util/path's own, without its checks of `data`). */
+export function ownValue(data: Record<string, unknown>, name: string): unknown {
+  const value = data[name];
+  return (typeof value === 'function' || value === OBJECT) && !Object.hasOwn(data, name) ? undefined : value;
+}
+
+const OBJECT = Object.prototype;
 
 /** A value of field `name` in its type, as readField gives it (a snapshot may hold it as stored). */
 export function asFieldValue(record: ValueHolder, name: string, value: unknown): unknown {
@@ -45,7 +53,7 @@ export function sameFieldValue(record: ValueHolder, name: string, a: unknown, b:
 
 /** The value of a field in server data (its mapping applied), converted when the field is eager. */
 export function fromServerValue(record: ValueHolder, field: Field, raw: Record<string, unknown>): unknown {
-  let value = field.mapping === undefined ? raw[field.name] : readPath(raw, field.mapping);
+  let value = field.mapping === undefined ? ownValue(raw, field.name) : readPath(raw, field.mapping);
   if (value === undefined && field.defaultValue !== undefined) value = field.makeDefault();
   if (field.customConvert === undefined) return value;
   const converted = field.convert(value, record);
@@ -55,9 +63,9 @@ export function fromServerValue(record: ValueHolder, field: Field, raw: Record<s
 /** Every value, converted, by field name. */
 export function getData(record: ValueHolder): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const data = record[DATA];
-  for (const key of Object.keys(data)) if (key !== '__proto__') out[key] = readField(record, key);
-  for (const field of recordInfo(record).fields) if (!(field.name in out)) out[field.name] = readField(record, field.name);
+  const info = recordInfo(record);
+  for (const key of Object.keys(record[DATA])) if (key !== '__proto__' || info.byName.has(key)) put(out, key, readField(record, key));
+  for (const field of info.fields) if (!Object.hasOwn(out, field.name)) put(out, field.name, readField(record, field.name));
   return out;
 }
 
@@ -72,11 +80,11 @@ export function readServerValues(record: ValueHolder, info: ModelInfo, serverDat
   let out: Record<string, unknown> | undefined;
   for (const field of info.fields) {
     const mapping = field.mapping;
-    const value = mapping === undefined ? serverData[field.name] : readPath(serverData, mapping);
-    if (value === undefined && !((mapping ?? field.name) in serverData)) continue;
+    const value = mapping === undefined ? ownValue(serverData, field.name) : readPath(serverData, mapping);
+    if (value === undefined && !Object.hasOwn(serverData, mapping ?? field.name)) continue;
     if (written !== undefined && value !== undefined && mapping === undefined && written[field.name] === value) continue;
     const converted = field.convert(value, record);
-    (out ??= {})[field.name] = converted === INVALID ? null : converted;
+    put((out ??= {}), field.name, converted === INVALID ? null : converted);
   }
   const mapped = info.mappedRoots;
   for (const key in serverData) {
@@ -102,11 +110,11 @@ export function mergeServerValues(record: ValueHolder, serverData: Record<string
   let changed: string[] | undefined;
   for (const name in values) {
     const value = values[name];
-    if (modified !== undefined && name in modified) {
+    if (modified !== undefined && Object.hasOwn(modified, name)) {
       modified[name] = value;
       if (sameValue(value, readField(record, name))) delete modified[name];
     } else if (!sameValue(readField(record, name), value)) {
-      data[name] = value;
+      put(data, name, value);
       if (changed === undefined) changed = [name];
       else changed.push(name);
     }
@@ -140,12 +148,12 @@ export function initValues(record: ValueHolder, info: ModelInfo, values: Record<
     if (input[key] !== undefined && !info.byName.has(key) && key !== info.idProperty && (info.fields.length > 0 || key === '__proto__')) throw unknownField(info, '', key);
   }
   for (const field of info.fields) {
-    const given = input[field.name];
+    const given = ownValue(input, field.name);
     const value = given === undefined ? field.makeDefault() : given;
     if (value === undefined) continue;
     // A date given as the canonical ISO string waits for its first read, as a loaded one does:
     // it is valid, and it is written back as it is, never parsed just to be formatted again.
-    values[field.name] = field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : convertOrThrow(record, field, value);
+    put(values, field.name, field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : convertOrThrow(record, field, value));
   }
   if (info.fields.length === 0) {
     for (const key of Object.keys(input)) if (input[key] !== undefined) values[key] = input[key];
@@ -172,16 +180,44 @@ export function setValues(record: ValueHolder, nameOrValues: unknown, value: unk
   for (const [name, next, field] of converted) {
     const current = readField(record, name);
     if (sameValue(current, next)) continue;
-    data[name] = next;
+    put(data, name, next);
     changed.push(name);
     const meta = (record[META] ??= newMeta(SAVED));
     meta.version++;
     stamp(meta, name);
     if (field !== undefined && !field.persist) continue;
     const modified = (meta.modified ??= {});
-    if (!(name in modified)) modified[name] = current;
+    if (!Object.hasOwn(modified, name)) put(modified, name, current);
     else if (sameValue(modified[name], next)) delete modified[name];
     if (Object.keys(modified).length === 0) meta.modified = undefined;
   }
   return changed;
+}
+
+/**
+ * Undo the edits made up to `upTo` (on the clock of internal.ts; all by default): those fields
+ * take their saved values again. A record left clean loses its field errors too.
+ */
+export function rejectEdits(record: ValueHolder, upTo = Infinity): void {
+  const meta = record[META];
+  if (meta === null) return;
+  const modified = meta.modified;
+  let changed = false;
+  if (modified !== undefined) {
+    for (const name of Object.keys(modified)) {
+      if ((meta.stamps?.get(name) ?? 0) > upTo) continue;
+      put(record[DATA], name, modified[name]);
+      delete modified[name];
+      changed = true;
+    }
+    if (changed) meta.version++;
+    if (Object.keys(modified).length === 0) meta.modified = undefined;
+  }
+  if (meta.modified === undefined && meta.errors !== undefined) {
+    meta.errors = undefined;
+    changed = true;
+  }
+  if (!changed) return;
+  touch(record);
+  eachOwner(record, (owner) => owner.afterReject(record));
 }

@@ -5,10 +5,11 @@
  */
 import type { FieldErrors } from '../errors/ProxyError.js';
 import { isValidId, type Action } from '../operation/types.js';
+import { put } from '../util/path.js';
 import { INVALID } from './fields.js';
-import { DATA, eachOwner, META, newMeta, touch, type Internals, type RecordMeta } from './internal.js';
+import { DATA, eachOwner, META, newMeta, stampWrite, touch, type Internals, type RecordMeta } from './internal.js';
 import { recordInfo } from './modelInfo.js';
-import { asFieldValue, mergeServerValues, readField, sameFieldValue, type ValueHolder } from './values.js';
+import { asFieldValue, mergeServerValues, ownValue, readField, sameFieldValue, type ValueHolder } from './values.js';
 import { ERASED, isPhantom, reduce, SAVED, type CreateRequest } from './writeState.js';
 
 /** What a record looked like when a write was sent. */
@@ -60,7 +61,7 @@ export function sendWrite(record: ValueHolder, action: Action, request?: CreateR
   }
   const values: Record<string, unknown> = {};
   const modified = meta?.modified;
-  if (modified !== undefined) for (const key of Object.keys(modified)) values[key] = record[DATA][key];
+  if (modified !== undefined) for (const key of Object.keys(modified)) put(values, key, ownValue(record[DATA], key));
   return new WriteSnapshot(values, version);
 }
 
@@ -76,7 +77,7 @@ export function editedSinceApplied(record: ValueHolder): boolean {
   const data = record[DATA];
   for (const name of new Set([...Object.keys(applied), ...Object.keys(data)])) {
     if (name === info.idProperty || info.byName.get(name)?.persist === false) continue;
-    if (!sameFieldValue(record, name, readField(record, name), applied[name])) return true;
+    if (!sameFieldValue(record, name, readField(record, name), ownValue(applied, name))) return true;
   }
   return false;
 }
@@ -102,12 +103,12 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   } else {
     committed = [];
     for (const name of baseline === sent ? Object.keys(sent) : new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
-      const saved = name in baseline ? baseline[name] : sent[name];
-      if (sameFieldValue(record, name, readField(record, name), saved) && (!(name in sent) || sameFieldValue(record, name, sent[name], saved))) {
+      const saved = Object.hasOwn(baseline, name) ? baseline[name] : ownValue(sent, name);
+      if (sameFieldValue(record, name, readField(record, name), saved) && (!Object.hasOwn(sent, name) || sameFieldValue(record, name, sent[name], saved))) {
         if (meta.modified) delete meta.modified[name];
         committed.push(name);
       } else if (info.byName.get(name)?.persist !== false) {
-        (meta.modified ??= {})[name] = asFieldValue(record, name, saved); // edited since it was sent: still unsaved
+        put((meta.modified ??= {}), name, asFieldValue(record, name, saved)); // edited since it was sent: still unsaved
       }
     }
   }
@@ -129,6 +130,7 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   }
   meta.state = reduce(state, SUCCEED);
   meta.errors = undefined;
+  stampWrite(meta);
   touch(record);
   eachOwner(record, (owner) => owner.afterCommit(record, committed, created));
 }
@@ -146,6 +148,7 @@ export function eraseRecord(record: Internals): void {
   const meta = metaOf(record);
   if (meta.state === ERASED) return;
   meta.state = reduce(meta.state, ERASE);
+  stampWrite(meta);
   touch(record);
   eachOwner(record, (owner) => owner.afterErase(record));
 }
@@ -183,7 +186,7 @@ export function claimWrites(records: readonly Internals[], work: Promise<unknown
     const before = meta.writing;
     meta.writing = settled;
     if (before === undefined) touch(record);
-    else waits.push(before.then(ignore, ignore));
+    else if (before !== settled) waits.push(before.then(ignore, ignore)); // a record listed twice never waits for itself
   }
   void settled.then(() => {
     for (const record of records) {

@@ -19,6 +19,7 @@ import { idempotencyKeys } from './features/idempotency.js';
 import { AJAX_METHODS, ajaxSchema, type AjaxProxyConfig, type RequestHookContext, type ResponseHookContext } from './options/ajax.js';
 import { classNameOf } from './Proxy.js';
 import { ServerProxy } from './ServerProxy.js';
+import { dev } from '../util/dev.js';
 
 export type { AjaxProxyConfig, FetchFunction, RequestHookContext, ResponseHookContext };
 
@@ -117,7 +118,7 @@ export class AjaxProxy extends ServerProxy {
     const headers: Record<string, string> = {};
     addHeaders(headers, this.headers);
     if (this.etag && headers['if-match'] !== undefined) {
-      throw new TypeError(`${classNameOf(this)}: headers: If-Match ${JSON.stringify(headers['if-match'])} would replace the ETag that etag: true sends with each record; remove If-Match from headers, or set etag: false`);
+      throw new TypeError(`${classNameOf(this)}: headers: If-Match ${JSON.stringify(headers['if-match'])} would replace the ETag that etag: true sends${dev(' with each record; remove If-Match from headers, or set etag: false')}`);
     }
     if (this.password !== undefined && this.username === undefined) throw new TypeError(`${classNameOf(this)}: password needs a username`);
     if (this.username !== undefined) headers['authorization'] = basicAuth(this.username, this.password ?? '');

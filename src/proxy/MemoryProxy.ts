@@ -6,7 +6,7 @@ import { ResultSet } from '../operation/ResultSet.js';
 import { isValidId } from '../operation/types.js';
 import { filterItems } from '../util/filtering.js';
 import { defineOptions, isPlainObject, option, type OptionSchema, type Schema } from '../util/options.js';
-import { readPath } from '../util/path.js';
+import { put, readPath } from '../util/path.js';
 import { sortItems } from '../util/sorting.js';
 import { proxySchema, type ProxyConfig } from './options/proxy.js';
 import { Proxy } from './Proxy.js';
@@ -85,7 +85,7 @@ export class MemoryProxy extends Proxy {
         continue;
       }
       const data: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(record.getData())) data[name] = value instanceof Date ? value.toISOString() : value;
+      for (const [name, value] of Object.entries(record.getData())) put(data, name, value instanceof Date ? value.toISOString() : value);
       if (operation.action === 'create') {
         const id = this.data.reduce((max, item) => (typeof item[key] === 'number' ? Math.max(max, item[key]) : max), 0) + 1;
         data[key] = id;

@@ -15,6 +15,7 @@ import { ReadShapeError, type JsonReader } from '../reader/JsonReader.js';
 import { isPlainObject } from '../util/options.js';
 import type { JsonWriter } from '../writer/JsonWriter.js';
 import { echoes } from './features/etag.js';
+import { dev } from '../util/dev.js';
 
 /** What reading an answer needs of its proxy. */
 export interface AnswerContext {
@@ -170,7 +171,7 @@ function redirected(proxy: AnswerContext, request: Request, response: Response):
   } catch {
     target = location;
   }
-  return fail('http', request, redirectedWrite(proxy.describe(request), response.status, target, target === '' ? hiddenRedirectFix(request) : redirectFix(request, target)), {
+  return fail('http', request, redirectedWrite(proxy.describe(request), response.status, target, dev((target === '' ? hiddenRedirectFix(request) : redirectFix(request, target)) ?? '')), {
     status: response.status, statusText: response.statusText, response, mayHaveBeenApplied: false,
   });
 }

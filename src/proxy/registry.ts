@@ -3,6 +3,7 @@ import { AjaxProxy, type AjaxProxyConfig } from './AjaxProxy.js';
 import { MemoryProxy, type MemoryProxyConfig } from './MemoryProxy.js';
 import { Proxy } from './Proxy.js';
 import { RestProxy, type RestProxyConfig } from './RestProxy.js';
+import { dev } from '../util/dev.js';
 
 /** A proxy class the registry can build from a config object. */
 export type ProxyClass = new (config: Record<string, unknown>) => Proxy;
@@ -54,7 +55,7 @@ export function registerProxy(type: string, ProxyType: ProxyClass): void {
 export function createProxy(config: Proxy | ProxyTypeConfig): Proxy {
   if (config instanceof Proxy) return config;
   if (!isPlainObject(config)) {
-    throw new TypeError(`createProxy: expected a proxy or a config such as { type: 'rest', url: '/users' }, got ${config === null ? 'null' : typeof config}`);
+    throw new TypeError(`createProxy: expected a proxy or a config${dev(" such as { type: 'rest', url: '/users' }")}, got ${config === null ? 'null' : typeof config}`);
   }
   const { type, ...options } = config;
   if (typeof type !== 'string') {
@@ -62,7 +63,7 @@ export function createProxy(config: Proxy | ProxyTypeConfig): Proxy {
   }
   const ProxyType = types.get(type);
   if (ProxyType === undefined) {
-    throw new TypeError(`createProxy: unknown proxy type "${type}"; registered types are ${[...types.keys()].map((t) => `"${t}"`).join(', ')} (add one with registerProxy)`);
+    throw new TypeError(`createProxy: unknown proxy type "${type}"; registered types are ${[...types.keys()].map((t) => `"${t}"`).join(', ')}${dev(' (add one with registerProxy)')}`);
   }
   return new ProxyType(options);
 }

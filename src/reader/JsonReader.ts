@@ -5,6 +5,7 @@ import { ResultSet } from '../operation/ResultSet.js';
 import { isUnsafeId, type Action, type ModelClassLike } from '../operation/types.js';
 import { applyOptions, defineOptions, describeValue, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { readPath, typeName } from '../util/path.js';
+import { dev } from '../util/dev.js';
 
 /** A dotted path into the body, or a function that picks the value out of it (given the read's context). */
 export type BodyPath = string | ((data: unknown, context: ReadContext) => unknown);
@@ -202,7 +203,7 @@ export class JsonReader {
       if (this.rootProperty === '') return [];
       const keys = isPlainObject(data) ? Object.keys(data).slice(0, 8).join(', ') : typeName(data);
       throw new ReadShapeError(
-        `the answer has no records at ${describePath(this.rootProperty, 'rootProperty')} (it has: ${keys}); set the reader's rootProperty to where they are`,
+        `the answer has no records at ${describePath(this.rootProperty, 'rootProperty')} (it has: ${keys})${dev("; set the reader's rootProperty to where they are")}`,
       );
     }
     let list: unknown[];
@@ -213,7 +214,7 @@ export class JsonReader {
         const arrayKey = Object.keys(root).find((key) => Array.isArray(root[key]));
         if (arrayKey !== undefined) {
           throw new ReadShapeError(
-            `expected an array of records but got an object with the array "${arrayKey}"; set the reader's rootProperty to '${arrayKey}'`,
+            `expected an array of records but got an object with the array "${arrayKey}"${dev(`; set the reader's rootProperty to '${arrayKey}'`)}`,
           );
         }
       }

@@ -1,25 +1,20 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
-import { unjoin } from '../model/internal.js';
-import { readField } from '../model/values.js';
+import { belongsTo, now, unjoin } from '../model/internal.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
-import { mayExist } from '../model/writeState.js';
-import { sameShown } from '../model/snapshot.js';
 import type { Batch } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
-import { WRITE_STATE } from '../operation/protocol.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { Observable } from '../util/events.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
-import { comparable } from '../util/sorting.js';
 import { checkFieldNames } from './fieldNames.js';
-import { snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
+import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
-import { StoreRecords } from './records.js';
+import { StoreRecords, toDestroy } from './records.js';
 import { Syncs } from './sync.js';
 
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
@@ -56,8 +51,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   #autoSyncQueued = false;
   #error: ProxyError | BatchError | undefined = undefined;
   #destroyed = false;
-  /** What the store shows, and its listeners. A record's visible change renews the snapshot (its records are the same objects). */
-  readonly #view = new View<StoreSnapshot<M>>(() => snapshotOf(this, this.#error), sameShown);
+  /** What the store shows, and its listeners. The records are the view's: a new array only when something shown changed. */
+  readonly #view = new View<StoreSnapshot<M>>(() => snapshotOf(this, this.#error, this.#records.list.view.records()), sameSnapshot);
   /** The records held (listed, removed, off the page) and what the store does when they change. */
   readonly #records: StoreRecords<M>;
 
@@ -77,14 +72,17 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       hears: (name) => this.hasListeners(name),
       refresh: () => this.#refresh(),
       edited: () => this.#queueAutoSync(),
-      // A shown record's change renews the snapshot; a hidden one's may change no more than hasChanges.
-      changed: (record) => this.#view.changed(record !== undefined && this.#records.shows(record)),
+      changed: (record) => {
+        if (record !== undefined && this.#records.listed(record)) this.#records.list.view.touched(record);
+        this.#view.changed();
+      },
     });
     this.#loads = new Loads<M>({
       operation: (options, signal) => this.#loadOperation(options, signal),
       proxy: () => this.getProxy(),
       before: (operation) => this.fire('beforeload', { store: this, operation }),
       loaded: (operation, options, since) => this.#loaded(operation, options, since),
+      called: () => ({ at: now(), pending: new Set([...this.getNewRecords(), ...this.#records.changes.removed]) }),
       failed: (operation, error) => {
         if (error instanceof ProxyError) {
           this.#error = error;
@@ -95,7 +93,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       changed: () => this.#changed(),
     });
     this.#syncs = new Syncs<M>({
-      pending: () => this.#records.changes.pending(this.#records.list.all),
+      pending: () => this.#records.pending(),
       removed: () => this.#records.changes.removed,
       proxy: () => this.getProxy(),
       before: (create, update, destroy) => this.fire('beforesync', { store: this, create, update, destroy }),
@@ -169,7 +167,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   /** The records from `start` to `end`, both included (all by default). */
   getRange(start = 0, end?: number): M[] {
     const list = this.#records.list.visible;
-    return list.slice(start, end === undefined ? list.length : end + 1);
+    const to = end === undefined ? list.length : end + 1;
+    // The whole list spread, not sliced: the view's array may be frozen (a snapshot holds it), and V8 slices those slowly.
+    return start === 0 && to >= list.length ? [...list] : list.slice(start, to);
   }
 
   [Symbol.iterator](): Iterator<M> {
@@ -211,7 +211,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     const taken = this.#records.list.take(new Set<M>(Array.isArray(records) ? records : [records]));
     if (taken.length === 0) return [];
     for (const { record, at } of taken) {
-      if ((!record.phantom || record.saving || mayExist(record[WRITE_STATE])) && !record.erased) {
+      if (toDestroy(record)) {
         this.#records.changes.remove(record, at);
       } else {
         unjoin(record, this.#records.owner);
@@ -247,12 +247,14 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   /** Removed saved records: a sync destroys them. */
   getRemovedRecords(): M[] {
-    return [...this.#records.changes.removed];
+    return [...this.#records.prune()];
   }
 
   /** Whether anything is waiting to be synced. */
   hasChanges(): boolean {
-    return this.#records.changes.pending(this.#records.list.all).length > 0;
+    const { list, changes, owner } = this.#records;
+    // The listed records that may be dirty are kept aside: no look at every record per snapshot.
+    return list.view.anyDirty((record) => belongsTo(record, owner)) || changes.offPage.some((record) => record.dirty) || this.#records.prune().some((record) => !record.erased);
   }
 
   /** Take every edit as saved and forget pending removals (no request). New records stay new. */
@@ -262,25 +264,13 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.#changed();
   }
 
-  /** Undo every unsynced change: new records go, edits are undone, removed records come back. */
+  /**
+   * Undo every unsynced change: new records go, edits are undone, removed records come back. A
+   * new record whose create may have been applied goes as with remove(): destroyed once confirmed.
+   */
   rejectChanges(): void {
-    for (const record of this.getNewRecords()) {
-      if (record.saving) continue;
-      const index = this.#records.list.all.indexOf(record);
-      if (index !== -1) this.#records.list.all.splice(index, 1);
-      unjoin(record, this.#records.owner);
-    }
-    const changes = this.#records.changes;
-    for (const record of [...this.#records.list.all, ...changes.offPage]) if (record.dirty) record.reject();
-    const restore = changes.removed;
-    changes.clear();
-    for (const record of restore) {
-      const index = changes.removedAt(record) ?? this.#records.list.all.length;
-      this.#records.list.all.splice(Math.min(index, this.#records.list.all.length), 0, record);
-      record.reject();
-    }
-    this.#records.list.reindex();
-    this.#refresh();
+    this.#records.rejectAll(this.getNewRecords());
+    this.#refresh(true);
     this.fire('datachanged', { store: this });
   }
 
@@ -393,15 +383,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   /** The groups of the records (by `groupField`), in order. */
   getGroups(): Group<M>[] {
     const field = this.groupField;
-    if (field === undefined) return [];
-    const groups = new Map<unknown, M[]>();
-    for (const record of this.#records.list.visible) {
-      const key = comparable(readField(record, field));
-      const list = groups.get(key);
-      if (list) list.push(record);
-      else groups.set(key, [record]);
-    }
-    return [...groups.values()].map((records) => ({ name: records[0] === undefined ? undefined : readField(records[0], field), records }));
+    return field === undefined ? [] : this.#records.list.view.groups(field);
   }
 
   #afterQueryChange(remote: boolean): Promise<M[]> {
@@ -409,17 +391,17 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       this.currentPage = 1;
       return this.load();
     }
-    this.#refresh();
+    this.#refresh(true);
     this.fire('datachanged', { store: this });
     return Promise.resolve(this.getRange());
   }
 
-  /** Apply the local sorters, grouping and filters. */
-  #refresh(): void {
+  /** Apply the local sorters, grouping and filters (`force`: made again though they did not change). */
+  #refresh(force = false): void {
     const sorters: Sorter[] = [];
     if (!this.remoteGroup && this.groupField !== undefined) sorters.push({ property: this.groupField, direction: this.groupDir });
     sorters.push(...(this.remoteSort ? this.sorters.filter((sorter) => sorter.sorterFn !== undefined) : this.sorters));
-    this.#records.list.arrange(sorters, this.remoteFilter ? this.filters.filter((filter) => filter.filterFn !== undefined) : this.filters);
+    this.#records.list.arrange(sorters, this.remoteFilter ? this.filters.filter((filter) => filter.filterFn !== undefined) : this.filters, force);
     this.#changed();
   }
 

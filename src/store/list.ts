@@ -1,12 +1,11 @@
 /**
- * The records a store lists, in order, with the ones its local filters show and an index by id
- * (built when first asked for, kept up to date afterwards).
+ * The records a store lists, in the order they were added or loaded, with the view its local
+ * sorters and filters show (view.ts) and an index by id (built when first asked for, kept up to
+ * date afterwards).
  */
 import type { Model } from '../model/Model.js';
-import { readField } from '../model/values.js';
 import type { Filter, Sorter } from '../operation/types.js';
-import { filterItems } from '../util/filtering.js';
-import { comparator } from '../util/sorting.js';
+import { RecordView } from './view.js';
 
 /** An id as a map key: ids equal as strings are the same key (`7` and `'7'`); undefined for no id. */
 export type IdKey = string | number;
@@ -40,31 +39,36 @@ export function idKey(record: Model<object>): IdKey | undefined {
 }
 
 export class RecordList<M extends Model<object>> {
-  /** Every record, in order. */
-  all: M[] = [];
-  /** The records that pass the local filters, or null when none are set. */
-  #view: M[] | null = null;
+  #all: M[] = [];
+  /** What the local sorters and filters show, kept as records change. */
+  readonly view = new RecordView<M>(() => this.#all);
   #byId: Map<IdKey, M> | null = null;
-  /** The records of the view as a set, made when first asked for. */
-  #shown: Set<M> | null = null;
 
-  /** The records shown: all of them, or those the local filters keep. */
+  /** Every record, in the order added or loaded. Changed in place: call `arrange(..., true)` after. */
+  get all(): M[] {
+    return this.#all;
+  }
+
+  set all(records: M[]) {
+    this.#all = records;
+    this.view.invalidate();
+  }
+
+  /** The records shown, in order: all of them, or those the local filters keep. */
   get visible(): M[] {
-    return this.#view ?? this.all;
+    return this.view.shown();
   }
 
-  /** Whether the local filters keep a listed record (true when none are set). */
-  keeps(record: M): boolean {
-    return this.#view === null || (this.#shown ??= new Set(this.#view)).has(record);
-  }
-
-  /** The record listed for an id. `except` is left out of an index built now (a record whose id just changed). */
+  /**
+   * The record listed for an id. `except` is left out of an index built now (a record whose id
+   * just changed). A server row's record before a new record that setId gave the same id.
+   */
   find(key: IdKey, except?: M): M | undefined {
     if (this.#byId === null) {
       const map = new Map<IdKey, M>();
-      for (const record of this.all) {
+      for (const record of this.#all) {
         const id = record === except ? undefined : idKey(record);
-        if (id !== undefined) map.set(id, record);
+        if (id !== undefined && !(record.phantom && map.has(id))) map.set(id, record);
       }
       this.#byId = map;
     }
@@ -89,8 +93,11 @@ export class RecordList<M extends Model<object>> {
 
   /** Insert records at an index (bounded to the list), indexed by id. */
   insert(index: number, records: readonly M[]): void {
-    this.all.splice(Math.max(0, Math.min(index, this.all.length)), 0, ...records);
+    const all = this.#all;
+    const at = Math.max(0, Math.min(index, all.length));
+    all.splice(at, 0, ...records);
     for (const record of records) this.index(record);
+    if (records.length > 0) this.view.added(records, at === all.length - records.length);
   }
 
   /**
@@ -99,27 +106,28 @@ export class RecordList<M extends Model<object>> {
    */
   take(wanted: ReadonlySet<M>): { record: M; shownAt: number; at: number }[] {
     const taken: { record: M; shownAt: number; at: number }[] = [];
+    const all = this.#all;
     const visible = this.visible;
     // Where each record is shown, found once rather than by a search per removed record.
-    const shown = visible === this.all || wanted.size === 1 ? undefined : new Map(visible.map((record, index) => [record, index]));
+    const shown = visible === all || wanted.size === 1 ? undefined : new Map(visible.map((record, index) => [record, index]));
     const kept: M[] = [];
-    this.all.forEach((record, at) => {
+    all.forEach((record, at) => {
       if (!wanted.has(record)) {
         kept.push(record);
         return;
       }
-      taken.push({ record, at, shownAt: visible === this.all ? at : (shown?.get(record) ?? visible.indexOf(record)) });
+      taken.push({ record, at, shownAt: visible === all ? at : (shown?.get(record) ?? visible.indexOf(record)) });
       this.unindex(record);
     });
-    if (taken.length > 0) this.all = kept;
+    if (taken.length > 0) {
+      this.#all = kept;
+      this.view.removed(taken.map(({ record }) => record));
+    }
     return taken;
   }
 
-  /** Sort the records in place, and make the view of those the filters keep. */
-  arrange(sorters: readonly Sorter[], filters: readonly Filter[]): void {
-    const valueOf = (record: M, property: string): unknown => readField(record, property);
-    if (sorters.length > 0) this.all.sort(comparator(sorters, valueOf));
-    this.#view = filters.length === 0 ? null : filterItems(this.all, filters, valueOf);
-    this.#shown = null;
+  /** Show the records by these sorters and filters (local ones); `force`: made again even if they are the same. */
+  arrange(sorters: readonly Sorter[], filters: readonly Filter[], force = false): void {
+    this.view.arrange(sorters, filters, force);
   }
 }

@@ -21,6 +21,8 @@ export interface LoadHost<M extends Model<object>> {
   before(operation: Operation): boolean;
   /** The answer arrived: take it in; returns the records listed. */
   loaded(operation: Operation, options: LoadOptions, since: SinceLoad<M>): M[];
+  /** What a discarding load drops: the edit clock now, and the new and removed records now. */
+  called(): NonNullable<SinceLoad<M>['called']>;
   /** The load failed (not aborted). */
   failed(operation: Operation, error: unknown): void;
   /** Whether a load is in flight changed. */
@@ -92,7 +94,7 @@ export class Loads<M extends Model<object>> {
 
   async #once(seq: number, controller: AbortController, operation: Operation, options: LoadOptions): Promise<M[]> {
     const host = this.host;
-    const since = sinceLoad<M>();
+    const since = sinceLoad<M>(options.discardChanges === true ? host.called() : undefined);
     this.#since = since;
     host.changed();
     const superseded = (): ProxyError => new ProxyError('abort', LOAD.superseded, { operation, superseded: seq !== this.#seq });

@@ -2,6 +2,7 @@
 import type { BatchError } from '../errors/BatchError.js';
 import type { ProxyError } from '../errors/ProxyError.js';
 import { Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
+import { sameShown } from '../model/snapshot.js';
 import type { BatchConfig } from '../operation/Batch.js';
 import type { Operation } from '../operation/Operation.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
@@ -150,10 +151,10 @@ export const storeSchema = {
 export type StoreDefaults = 'pageSize' | 'remoteSort' | 'remoteFilter' | 'remoteGroup' | 'sorters' | 'filters' | 'groupDir' | 'autoLoad' | 'autoSync';
 
 /** What a store looks like now (see Store.getSnapshot). */
-export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError | BatchError | undefined): StoreSnapshot<M> {
+export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError | BatchError | undefined, records: readonly M[]): StoreSnapshot<M> {
   return Object.freeze({
     store,
-    records: Object.freeze(store.getRange()),
+    records,
     total: store.getTotalCount(),
     page: store.currentPage,
     pageCount: store.getPageCount(),
@@ -164,4 +165,9 @@ export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError |
     sorters: store.sorters,
     filters: store.filters,
   });
+}
+
+/** Two store snapshots that show the same: the same records array (the view makes a new one for a change), the rest by value. */
+export function sameSnapshot<M extends Model>(a: StoreSnapshot<M>, b: StoreSnapshot<M>): boolean {
+  return a.records === b.records && sameShown({ ...a, records: 0 }, { ...b, records: 0 });
 }

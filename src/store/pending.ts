@@ -13,10 +13,12 @@ export interface SinceLoad<R> {
   readonly written: Set<R>;
   /** Ids of records destroyed (as keys: see MergeContext.key). */
   readonly erased: Set<string | number>;
+  /** A discarding load: the edit clock when it was called, and the new and removed records then. */
+  readonly called: { readonly at: number; readonly pending: ReadonlySet<R> } | undefined;
 }
 
-export function sinceLoad<R>(): SinceLoad<R> {
-  return { created: new Set(), written: new Set(), erased: new Set() };
+export function sinceLoad<R>(called?: SinceLoad<R>['called']): SinceLoad<R> {
+  return { created: new Set(), written: new Set(), erased: new Set(), called };
 }
 
 /** What `mergeLoaded` needs to know of the records and of the store. */
@@ -35,6 +37,8 @@ export interface MergeContext<R> {
   readonly since: SinceLoad<R>;
   /** Drop unsynced changes (`load({ discardChanges: true })`). */
   readonly discard: boolean;
+  /** With discard: whether a record's changes came after the load was called, or a write of it runs or completed since: kept. */
+  spared?(record: R): boolean;
   /** Add the loaded records to the list instead of replacing it (`load({ addRecords: true })`). */
   readonly append: boolean;
 }
@@ -64,11 +68,13 @@ export interface MergePlan<R> {
  * whose id the store already holds updates that record (`updates`) instead of replacing it. A
  * load never undoes a write that completed after it was sent: records written meanwhile keep
  * their values, records created meanwhile stay listed, records destroyed meanwhile stay gone.
- * Unsynced changes survive unless `discard`: new records stay listed (first), removed ones
- * stay removed, edited ones stay listed or off the page.
+ * Unsynced changes survive unless `discard` (and then those `spared` still do): new records
+ * stay listed (first), removed ones stay removed, edited ones stay listed or off the page.
  */
 export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], context: MergeContext<R>): MergePlan<R> {
-  const { key, since, discard } = context;
+  const { key, since } = context;
+  const discard = context.discard;
+  const drops = (record: R): boolean => discard && context.spared?.(record) !== true;
   const list: R[] = [];
   // Only records held before go into this set: a load of 100,000 new records would otherwise
   // pay a hash per record. A loaded record is listed once unless it is one of these.
@@ -84,22 +90,23 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
   if (context.append) previous.forEach(keep);
   else {
     previous.forEach((record) => {
-      if ((context.isNew(record) && !discard) || since.created.has(record)) keep(record);
+      if ((context.isNew(record) && !drops(record)) || since.created.has(record)) keep(record);
     });
   }
 
   const held = new Map<string | number, R>();
+  // A new record is never matched to a row, whatever id setId gave it.
   const hold = (record: R): void => {
     const id = key(record);
-    if (id !== undefined && !held.has(id)) held.set(id, record);
+    if (id !== undefined && !held.has(id) && !context.isNew(record)) held.set(id, record);
   };
   previous.forEach(hold);
   context.offPage.forEach(hold);
   const removedIds = new Set<string | number>();
   for (const record of context.removed) {
     const id = key(record);
-    if (id === undefined) continue;
-    if (discard) hold(record);
+    if (id === undefined || context.isNew(record)) continue;
+    if (drops(record)) hold(record);
     else removedIds.add(id);
   }
 
@@ -145,7 +152,7 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
         const mine = held.get(id);
         if (mine !== undefined) {
           held.delete(id);
-          if (discard && (context.isDirty(mine) || context.removed.includes(mine))) rejected.push(mine);
+          if (drops(mine) && (context.isDirty(mine) || context.removed.includes(mine))) rejected.push(mine);
           if (!since.written.has(mine) && !since.created.has(mine)) updates.push([mine, fresh]);
           keep(mine);
           continue;
@@ -158,8 +165,8 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
 
   // Held records the answer did not list: edited ones stay pending, off the list.
   const offPage: R[] = [];
-  if (!discard) for (const record of held.values()) if (!kept.has(record) && context.isDirty(record) && !context.isNew(record)) offPage.push(record);
-  const removed = discard ? [] : context.removed.filter((record) => !kept.has(record));
+  for (const record of held.values()) if (!kept.has(record) && context.isDirty(record) && !context.isNew(record) && !drops(record)) offPage.push(record);
+  const removed = context.removed.filter((record) => !kept.has(record) && !drops(record));
   for (const record of offPage) kept.add(record);
   for (const record of removed) kept.add(record);
   return { list, offPage, removed, updates, rejected, kept, dropped };

@@ -6,9 +6,12 @@ import { ProxyError } from '../errors/ProxyError.js';
 import { belongsTo, join, recordOwner, unjoin, type RecordOwner } from '../model/internal.js';
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { adoptCopy, takeServerRecord } from '../model/persistence.js';
+import { rejectEdits } from '../model/values.js';
+import { mayExist } from '../model/writeState.js';
+import { WRITE_STATE } from '../operation/protocol.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { idKey, RecordList } from './list.js';
+import { idKey, keyOf, RecordList } from './list.js';
 import type { LoadOptions, StoreEvents } from './options.js';
 import type { Store } from './Store.js';
 import { mergeLoaded, PendingChanges, type SinceLoad } from './pending.js';
@@ -31,6 +34,11 @@ export interface RecordsHost<M extends Model> {
   changed(record?: M): void;
 }
 
+/** Whether a removed record is to be destroyed: saved, or new with a create that may have been applied or is running. */
+export function toDestroy(record: Model<object>): boolean {
+  return (!record.phantom || record.saving || mayExist(record[WRITE_STATE])) && !record.erased;
+}
+
 export class StoreRecords<M extends Model> {
   readonly list = new RecordList<M>();
   readonly changes = new PendingChanges<M>();
@@ -40,6 +48,12 @@ export class StoreRecords<M extends Model> {
   constructor(private readonly host: RecordsHost<M>) {
     this.owner = recordOwner({
       proxy: () => host.proxy(),
+      holds: (id, record) => {
+        const key = keyOf(id);
+        if (key === undefined) return false;
+        const holder = this.list.find(key);
+        return (holder !== undefined && holder !== record) || [...this.changes.offPage, ...this.changes.removed].some((other) => other !== record && idKey(other) === key);
+      },
       afterEdit: (record, names) => this.#afterEdit(record, names),
       afterCommit: (record, names, created) => this.#afterCommit(record, names, created),
       afterReject: (record) => {
@@ -123,6 +137,35 @@ export class StoreRecords<M extends Model> {
     this.host.emit('datachanged', { store: this.host.store });
   }
 
+  /** Whether the record is in the list (not removed, not an edited record off the page). */
+  listed(record: M): boolean {
+    const { removed, offPage } = this.changes;
+    return !(removed.length > 0 && removed.includes(record)) && !(offPage.length > 0 && offPage.includes(record));
+  }
+
+  /** Undo every unsynced change (Store.rejectChanges); `news`: the new records listed. */
+  rejectAll(news: readonly M[]): void {
+    const { list, changes } = this;
+    const unconfirmed: { record: M; at: number }[] = [];
+    for (const record of news) {
+      if (record.saving) continue;
+      const index = list.all.indexOf(record);
+      if (index !== -1) list.all.splice(index, 1);
+      if (mayExist(record[WRITE_STATE])) unconfirmed.push({ record, at: index });
+      else unjoin(record, this.owner);
+    }
+    for (const record of [...list.all, ...changes.offPage]) if (record.dirty) record.reject();
+    const restore = changes.removed;
+    changes.clear();
+    for (const record of restore) {
+      const index = changes.removedAt(record) ?? list.all.length;
+      list.all.splice(Math.min(index, list.all.length), 0, record);
+      record.reject();
+    }
+    for (const { record, at } of unconfirmed) changes.remove(record, at);
+    list.reindex();
+  }
+
   /** Let every record go and hold none (the store is destroyed). */
   release(): void {
     for (const record of [...this.list.all, ...this.changes.clear()]) unjoin(record, this.owner);
@@ -131,11 +174,6 @@ export class StoreRecords<M extends Model> {
     this.list.arrange([], []);
   }
 
-  /** Whether the store shows the record (listed, not removed, kept by the local filters). */
-  shows(record: M): boolean {
-    const { removed, offPage } = this.changes;
-    return !(removed.length > 0 && removed.includes(record)) && !(offPage.length > 0 && offPage.includes(record)) && this.list.keeps(record);
-  }
 
   /** Records of the store's model made of what is added (records, or objects of values). */
   #toRecords(items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>): M[] {
@@ -160,17 +198,38 @@ export class StoreRecords<M extends Model> {
     for (const record of this.#toRecords(items)) {
       if (batch.has(record)) continue;
       const removed = this.changes.removed.includes(record);
-      if (belongsTo(record, this.owner) && !removed && !this.changes.offPage.includes(record)) continue; // already here
+      const offPage = this.changes.offPage.indexOf(record);
+      if (belongsTo(record, this.owner) && !removed && offPage === -1) continue; // already here
       const key = idKey(record);
       const holder = key === undefined ? undefined : this.list.find(key);
       if (holder !== undefined && holder !== record) throw new TypeError(`Store of ${this.host.model().getEntityName()}: a record with id ${key} is already in the store`);
       if (removed) this.changes.unremove(record);
+      if (offPage !== -1) this.changes.offPage.splice(offPage, 1); // listed again: pending once
       batch.add(record);
       added.push(record);
     }
     this.list.insert(index, added);
     for (const record of added) join(record, this.owner);
     return added;
+  }
+
+  /**
+   * The removed records still to destroy: a new one whose save failed with nothing applied (it
+   * was removed while the save ran) has no row, and is let go.
+   */
+  prune(): M[] {
+    const { changes } = this;
+    for (const record of changes.removed.filter((removed) => !toDestroy(removed))) {
+      changes.unremove(record);
+      unjoin(record, this.owner);
+    }
+    return changes.removed;
+  }
+
+  /** What a sync sends for (see PendingChanges.pending). */
+  pending(): M[] {
+    this.prune();
+    return this.changes.pending(this.list.all);
   }
 
   /** Records of the store's model from what the proxy read. */
@@ -184,11 +243,27 @@ export class StoreRecords<M extends Model> {
     });
   }
 
+  /**
+   * A discarding load drops what was pending when it was called: edits made before then are
+   * undone now, except in records with a write running or completed since. Returns which records
+   * keep their changes (made later, or written).
+   */
+  #discardCalled(since: SinceLoad<M>, called: NonNullable<SinceLoad<M>['called']>): (record: M) => boolean {
+    const written = (record: M): boolean => record.saving || since.written.has(record) || since.created.has(record);
+    const removed = new Set(this.changes.removed);
+    for (const records of [this.list.all, this.changes.offPage, this.changes.removed]) {
+      for (const record of records) if (record.dirty && !record.phantom && !written(record)) rejectEdits(record, called.at);
+    }
+    return (record) => written(record) || (!called.pending.has(record) && (record.phantom || removed.has(record) || record.dirty));
+  }
+
   /** Merge a load's answer into the store (see mergeLoaded); returns the records it lists now. */
   applyLoad(loaded: M[], options: LoadOptions, since: SinceLoad<M>): M[] {
     const { list, changes } = this;
     const previous = list.all;
+    const spared = since.called === undefined ? undefined : this.#discardCalled(since, since.called);
     const plan = mergeLoaded<M>(previous, loaded, {
+      spared,
       key: idKey,
       isNew: (record) => record.phantom,
       isDirty: (record) => record.dirty,

@@ -25,28 +25,35 @@ function order(a: unknown, b: unknown): number {
   return compareText(x, y);
 }
 
-/** Whether one item passes one filter, by the same rules a server applies to the same filter. */
-export function matchesFilter<T>(item: T, filter: Filter, valueOf: ValueOf<T>): boolean {
-  const value = valueOf(item, filter.property);
-  if (filter.filterFn) return filter.filterFn(value, item);
-  const wanted = filter.value;
+/**
+ * The test of one filter on a value (and its item, for a filterFn), by the same rules a server
+ * applies to the same filter. Made once per filter: a test of 100,000 values runs it as it is.
+ */
+export function valueTest(filter: Filter): (value: unknown, item: unknown) => boolean {
+  const { filterFn, value: wanted } = filter;
+  if (filterFn) return (value, item) => filterFn.call(filter, value, item);
   switch (filter.operator ?? '=') {
-    case '=': return same(value, wanted);
-    case '!=': return !same(value, wanted);
-    case '<': return value != null && order(value, wanted) < 0;
-    case '<=': return value != null && order(value, wanted) <= 0;
-    case '>': return value != null && order(value, wanted) > 0;
-    case '>=': return value != null && order(value, wanted) >= 0;
-    case 'in': return isAnyOf(value, wanted);
-    case 'notin': return !isAnyOf(value, wanted);
+    case '=':
+      // The common case at the cost of one comparison: a value of the wanted one's type.
+      if (wanted != null && typeof wanted !== 'object') return (value) => value === wanted || (value != null && typeof value !== typeof wanted && same(value, wanted));
+      return (value) => same(value, wanted);
+    case '!=': return (value) => !same(value, wanted);
+    case '<': return (value) => value != null && order(value, wanted) < 0;
+    case '<=': return (value) => value != null && order(value, wanted) <= 0;
+    case '>': return (value) => value != null && order(value, wanted) > 0;
+    case '>=': return (value) => value != null && order(value, wanted) >= 0;
+    case 'in': return (value) => isAnyOf(value, wanted);
+    case 'notin': return (value) => !isAnyOf(value, wanted);
     case 'like':
-    case 'search':
-      return value != null && textOf(value).toLowerCase().includes(textOf(wanted ?? '').toLowerCase());
-    default: return false;
+    case 'search': {
+      const text = textOf(wanted ?? '').toLowerCase();
+      return (value) => value != null && textOf(value).toLowerCase().includes(text);
+    }
+    default: return () => false;
   }
 }
 
 export function filterItems<T>(items: readonly T[], filters: readonly Filter[], valueOf: ValueOf<T>): T[] {
-  if (filters.length === 0) return [...items];
-  return items.filter((item) => filters.every((filter) => matchesFilter(item, filter, valueOf)));
+  const tests = filters.map((filter) => [filter.property, valueTest(filter)] as const);
+  return items.filter((item) => tests.every(([property, test]) => test(valueOf(item, property), item)));
 }

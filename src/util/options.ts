@@ -1,3 +1,5 @@
+import { dev } from './dev.js';
+
 /**
  * Config options: declared once per class with their check, default and normalisation, and
  * turned into validated accessors on the prototype. Every option is afterwards a public,
@@ -148,7 +150,7 @@ function checkedConfig(className: string, schema: OptionSchema, config: unknown)
   const given: object = config ?? {};
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(schema, key)) {
-      throw new TypeError(`${className}: unknown option "${key}"${suggestion(key, Object.keys(schema))}`);
+      throw new TypeError(`${className}: unknown option "${key}"${dev(suggestion(key, Object.keys(schema)))}`);
     }
   }
   return given;
@@ -219,12 +221,12 @@ export const is = {
     test: (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0,
   },
   /** A header name as fetch takes it (RFC 9110 token). */
-  headerName: { expect: "a header name (letters, digits and !#$%&'*+-.^_`|~ only)", test: (v: unknown) => typeof v === 'string' && /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(v) },
+  headerName: { expect: `a header name${dev(" (letters, digits and !#$%&'*+-.^_`|~ only)")}`, test: (v: unknown) => typeof v === 'string' && /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(v) },
   /** A header value as fetch takes it: no line breaks, NUL or characters beyond \xFF. */
-  headerValue: { expect: 'a header value (no line breaks, NUL or characters beyond \\xFF)', test: (v: unknown) => typeof v === 'string' && !/[\0\r\n]|[^\0-\xff]/.test(v) },
+  headerValue: { expect: `a header value${dev(' (no line breaks, NUL or characters beyond \\xFF)')}`, test: (v: unknown) => typeof v === 'string' && !/[\0\r\n]|[^\0-\xff]/.test(v) },
   /** A param name: a string, or undefined/null/'' meaning "not sent". */
   paramName: {
-    expect: 'a string (or undefined, null or "" to leave the param out)',
+    expect: `a string${dev(' (or undefined, null or "" to leave the param out)')}`,
     test: (v: unknown) => v === undefined || v === null || typeof v === 'string',
   },
 } as const;

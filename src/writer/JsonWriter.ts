@@ -2,6 +2,7 @@ import { STORED_DATE } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
 import type { FieldInfo, RecordLike } from '../operation/types.js';
 import { applyOptions, defineOptions, is, option, type OptionSchema } from '../util/options.js';
+import { put } from '../util/path.js';
 
 /** How Dates are written: ISO 8601 (default), UNIX seconds, milliseconds, or your function. */
 export type DateFormat = 'iso' | 'timestamp' | 'time' | ((date: Date) => unknown);
@@ -139,13 +140,13 @@ export class JsonWriter {
           // A date still held as the canonical ISO string it would be written as: written as is.
           const iso = record[STORED_DATE](field.name);
           if (iso !== undefined) {
-            out[outputKey(field)] = iso;
+            put(out, outputKey(field), iso);
             continue;
           }
         }
         const value = record.get(field.name);
         if (value === undefined) continue;
-        out[outputKey(field)] = this.serializeValue(field, value, record);
+        put(out, outputKey(field), this.serializeValue(field, value, record));
       }
     }
 

@@ -3,9 +3,10 @@
  * export, the README and CHANGELOG (and a LICENSE when the project has one), no tests, and no
  * source map or declaration map that points at a file the tarball lacks.
  *
- * The project is copied to a temporary directory and built there with tsconfig.build.json (as
- * `npm run build` does), so the project's own dist/ is neither needed nor touched; then
- * `npm pack --dry-run --json` lists what would ship.
+ * The project is copied to a temporary directory and built there with tsconfig.build.json and
+ * tools/production.mjs (the production build, dist/prod/), as `npm run build` does, so the
+ * project's own dist/ is neither needed nor touched; then `npm pack --dry-run --json` lists what
+ * would ship.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -47,6 +48,7 @@ describe('the npm package', { timeout: 90_000 }, () => {
     }
     await symlink(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
     await run(process.execPath, [TSC, '-p', 'tsconfig.build.json'], work);
+    await run(process.execPath, [join(work, 'tools', 'production.mjs')], work);
     const listing: unknown = JSON.parse(await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], work));
     const [entry] = Array.isArray(listing) ? listing : [];
     files = (entry as { files: { path: string }[] }).files.map((file) => file.path).sort();

@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { build as viteBuild, type InlineConfig, type Rollup } from 'vite';
+import { buildProduction } from '../../tools/production.mjs';
 import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
 import { startJsonServer } from '../server/jsonServer.js';
 import { startTestServer, type TestServer } from '../server/index.js';
@@ -187,9 +188,9 @@ const RUN_TIMEOUT_MS = 30_000;
 /** Where everything of this file lives: the package in node_modules/rest-proxy, the app, the bundles. */
 let work = '';
 
-function run(file: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+function run(file: string, args: string[], cwd: string, timeout = RUN_TIMEOUT_MS): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    execFile(process.execPath, [file, ...args], { cwd, timeout: RUN_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [file, ...args], { cwd, timeout, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${relative(work, file)} failed (${error.message}):\n${stdout}\n${stderr}`));
       else resolvePromise({ stdout, stderr });
     });
@@ -206,7 +207,8 @@ async function installPackage(project: string): Promise<void> {
   const pkg = join(project, 'node_modules', 'rest-proxy');
   await mkdir(pkg, { recursive: true });
   await copyFile(join(ROOT_DIR, 'package.json'), join(pkg, 'package.json'));
-  await run(TSC, ['-p', 'tsconfig.build.json', '--outDir', join(pkg, 'dist'), '--declaration', 'false', '--declarationMap', 'false', '--sourceMap', 'false'], ROOT_DIR);
+  await run(TSC, ['-p', 'tsconfig.build.json', '--outDir', join(pkg, 'dist'), '--declaration', 'false', '--declarationMap', 'false', '--sourceMap', 'false'], ROOT_DIR, 150_000);
+  await buildProduction(join(pkg, 'dist'));
 }
 
 /** The app's sources, next to that node_modules (so 'rest-proxy' resolves as in a user's project). */
@@ -246,6 +248,8 @@ interface Built {
 interface BundleKind {
   title: string;
   target: Target;
+  /** the build of the package the bundler resolves: the `production` export condition (dist/prod/) or the plain one (dist/) */
+  dist: 'dist/prod' | 'dist';
   /** bundles `<project>/app` (its package in `<project>/node_modules`) into `out` */
   make: (project: string, out: string) => Promise<Built>;
 }
@@ -256,7 +260,7 @@ async function javascriptIn(dir: string): Promise<string> {
   return texts.join('\n');
 }
 
-function esbuildBundle(target: Target): BundleKind['make'] {
+function esbuildBundle(target: Target, conditions: string[] = []): BundleKind['make'] {
   return async (project, out) => {
     const outfile = join(out, target === 'node' ? 'app.mjs' : 'app.js');
     const result = await esbuild({
@@ -265,6 +269,7 @@ function esbuildBundle(target: Target): BundleKind['make'] {
       minify: true,
       format: 'esm',
       platform: target,
+      conditions,
       outfile,
       metafile: true,
       logLevel: 'silent',
@@ -319,10 +324,13 @@ function viteBundle(target: Target): BundleKind['make'] {
 }
 
 const BUNDLES: BundleKind[] = [
-  { title: 'esbuild --minify, run in Node', target: 'node', make: esbuildBundle('node') },
-  { title: 'esbuild --minify, run in Chromium', target: 'browser', make: esbuildBundle('browser') },
-  { title: 'Vite production build, run in Chromium', target: 'browser', make: viteBundle('browser') },
-  { title: 'Vite SSR production build (minified), run in Node', target: 'node', make: viteBundle('node') },
+  { title: 'esbuild --minify, run in Node', target: 'node', dist: 'dist', make: esbuildBundle('node') },
+  { title: 'esbuild --minify --conditions=production, run in Node', target: 'node', dist: 'dist/prod', make: esbuildBundle('node', ['production']) },
+  { title: 'esbuild --minify, run in Chromium', target: 'browser', dist: 'dist', make: esbuildBundle('browser') },
+  { title: 'esbuild --minify --conditions=production, run in Chromium', target: 'browser', dist: 'dist/prod', make: esbuildBundle('browser', ['production']) },
+  // Vite sets the production condition in a production build.
+  { title: 'Vite production build, run in Chromium', target: 'browser', dist: 'dist/prod', make: viteBundle('browser') },
+  { title: 'Vite SSR production build (minified), run in Node', target: 'node', dist: 'dist/prod', make: viteBundle('node') },
 ];
 
 // ---- running a bundle ------------------------------------------------------------------------
@@ -590,7 +598,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'rest-proxy-production-'));
   await installPackage(work);
   await copyApp(work);
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -650,14 +658,37 @@ for (const kind of BUNDLES) {
       }
     });
 
-    it("is made from the package's dist/, and keeps rest-proxy/presets (the side-effect module)", () => {
-      expect(built.modules).toContain('node_modules/rest-proxy/dist/presets.js');
-      expect(built.modules).toContain('node_modules/rest-proxy/dist/model/Model.js');
+    it(`is made from the package's ${kind.dist}/, and keeps rest-proxy/presets (the side-effect module)`, () => {
+      expect(built.modules).toContain(`node_modules/rest-proxy/${kind.dist}/presets.js`);
+      expect(built.modules).toContain(`node_modules/rest-proxy/${kind.dist}/model/Model.js`);
+      // Nothing of the other build, nor the helper the production build removes.
+      const fromProduction = (module: string): boolean => module.startsWith('node_modules/rest-proxy/dist/prod/');
+      expect(built.modules.filter((module) => (kind.dist === 'dist' ? fromProduction(module) : module.startsWith('node_modules/rest-proxy/dist/') && !fromProduction(module)))).toEqual([]);
+      if (kind.dist === 'dist/prod') expect(built.modules).not.toContain('node_modules/rest-proxy/dist/prod/util/dev.js');
       const projectSources = `${relative(work, join(ROOT_DIR, 'src')).split(sep).join('/')}/`;
       expect(built.modules.filter((module) => module.startsWith(projectSources) || (module.includes('rest-proxy/') && !module.startsWith('node_modules/rest-proxy/dist/')))).toEqual([]);
       // The presets' own strings are in the code, and they registered themselves at run time.
       for (const text of ['page_size', 'spring-data-rest', '_embedded', 'application/vnd.api+json']) expect(built.code).toContain(text);
       for (const presetRun of runs.values()) expect(presetRun.report).toHaveProperty('presets', expect.arrayContaining(PRESETS.map((c) => c.preset)));
+    });
+
+    it(kind.dist === 'dist/prod' ? 'says what happened (verb, url, status, kind, field) and leaves the long explanations to the development build' : 'explains in its messages what to do (the development build)', () => {
+      const explanations = ['check the url and the id', "pass one as the proxy's fetch option", 'the record keeps its edits and the messages are on record.errors'];
+      for (const text of explanations) {
+        if (kind.dist === 'dist/prod') expect(built.code).not.toContain(text);
+        else expect(built.code).toContain(text);
+      }
+      for (const c of PRESETS) {
+        const report = runs.get(c.preset)?.report;
+        const notFound = stringAt(report, 'notFound', 'message');
+        expect(notFound).toMatch(new RegExp(`^GET \\S+${escapeRegExp(c.item('users', 999))}\\S* failed: 404`));
+        expect(notFound.includes('; check the url and the id')).toBe(kind.dist === 'dist');
+        if (c.validationStatus !== undefined) {
+          const invalid = stringAt(report, 'invalid', 'message');
+          expect(invalid).toMatch(new RegExp(`^POST \\S+ failed: ${c.validationStatus}.*\\(name: `));
+          expect(invalid.includes('the messages are on record.errors')).toBe(kind.dist === 'dist');
+        }
+      }
     });
 
     for (const c of PRESETS) {
@@ -682,8 +713,8 @@ describe('the control: a package whose sideEffects leaves out dist/presets.js', 
       const out = join(project, 'out', kind.title.replace(/\W+/g, '-'));
       await mkdir(out, { recursive: true });
       const built = await kind.make(project, out);
-      expect(built.modules).toContain('node_modules/rest-proxy/dist/model/Model.js');
-      expect(built.modules).not.toContain('node_modules/rest-proxy/dist/presets.js');
+      expect(built.modules).toContain(`node_modules/rest-proxy/${kind.dist}/model/Model.js`);
+      expect(built.modules).not.toContain(`node_modules/rest-proxy/${kind.dist}/presets.js`);
       expect(built.code).not.toContain('page_size');
       // Nothing is sent: the proxy is refused when it is made.
       const reports = parseReports((await run(built.entry, [JSON.stringify([{ preset: 'rails', url: 'http://127.0.0.1:9' }])], project)).stdout);

@@ -85,6 +85,31 @@ describe('identical GETs in flight share one request', () => {
     expect(requestsOf(server, 'GET')).toHaveLength(2);
     expect([a.get('name'), b.get('name')]).toEqual(['two', 'two']);
   });
+
+  it('a shared GET that stalls: a caller that timed out retries with a request of its own, not the stalled one', async () => {
+    const Item = defineItem(itemProxy(server, { timeout: 400, retry: { limit: 2, delay: 5, backoffLimit: 10 } }));
+    server.inject({ type: 'stall', ms: 5_000, match: { method: 'GET' } });
+    const first = Item.load(1);
+    await sleep(100);
+    // Joins the stalled GET, and keeps it alive after the first caller's try timed out.
+    const second = Item.load(1);
+    const names = await Promise.all([first, second].map((loading) => loading.then((item) => item.get('name'), (error: unknown) => String(error))));
+    expect(names).toEqual(['one', 'one']);
+    expect(requestsOf(server, 'GET').length).toBeGreaterThan(1);
+  });
+
+  it('a shared GET that fails: each caller gets an error of its own, naming its own operation', async () => {
+    const proxy = itemProxy(server, { retry: 0 });
+    const Item = defineItem(proxy);
+    const told: boolean[] = [];
+    proxy.on('exception', ({ operation, error }) => told.push(error.operation === operation && operation.error === error));
+    server.inject({ type: 'reset-before', match: { method: 'GET' } });
+    const [a, b] = await Promise.all([proxyErrorOf(Item.load(1)), proxyErrorOf(Item.load(1))]);
+    expect(requestsOf(server, 'GET')).toHaveLength(1);
+    expect([a.kind, b.kind]).toEqual(['network', 'network']);
+    expect(told).toEqual([true, true]);
+    expect(a).not.toBe(b);
+  });
 });
 
 describe('an aborted write says what it may have left', () => {

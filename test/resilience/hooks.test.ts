@@ -4,6 +4,7 @@
  * 401), and only once.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProxyError } from '../../src/index.js';
 import type { RequestHookContext, ResponseHookContext } from '../../src/proxy/AjaxProxy.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { defineItem, itemProxy, proxyErrorOf, requestsOf, rowsOf, sleep, type ItemData } from './helpers.js';
@@ -306,5 +307,66 @@ describe('onRequest may change the headers only', () => {
     expect(server.requests).toHaveLength(0);
     expect(item.phantom).toBe(true);
     expect(item.get('name')).toBe('mine');
+  });
+});
+
+describe('a try that fails in a hook after an earlier try may have been applied', () => {
+  const lost = (): Record<string, unknown>[] => rowsOf(server).filter((row) => row['uid'] === 'lost');
+
+  /**
+   * A create whose first POST is applied but its answer lost; `second` is the onRequest of the
+   * retry, which never gets past it. The create may exist: the error must say so, and destroy()
+   * must confirm it and delete it, never drop it as if nothing was sent.
+   */
+  async function lostCreate(second: () => Promise<void>, signal?: AbortSignal): Promise<ProxyError> {
+    let calls = 0;
+    const proxy = itemProxy(server, { idempotencyKey: true, onRequest: () => (++calls === 2 ? second() : undefined) });
+    const item = new (defineItem(proxy))({ uid: 'lost', name: 'lost', rev: 0 });
+    server.inject({ type: 'reset-after', match: { method: 'POST' } });
+    const error = await proxyErrorOf(item.save({ signal }));
+    expect(error.mayHaveBeenApplied).toBe(true);
+    expect(error.message).toContain('an earlier try may have been applied');
+    expect(lost()).toHaveLength(1);
+    await item.destroy();
+    expect(lost()).toHaveLength(0);
+    return error;
+  }
+
+  it('onRequest throws on the retry (a token refresh failed): the error says it may have been applied', async () => {
+    const error = await lostCreate(() => Promise.reject(new Error('token refresh failed')));
+    expect(error.kind).toBe('config');
+  });
+
+  it('abort() while onRequest runs for the retry: the error says it may have been applied', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const error = await lostCreate(() => sleep(300), controller.signal);
+    expect(error.kind).toBe('abort');
+  });
+
+  it('onRequest never settles on the last try: the timeout says an earlier try may have been applied, not only that nothing was sent', async () => {
+    let calls = 0;
+    const proxy = itemProxy(server, { idempotencyKey: true, timeout: 200, retry: { limit: 1, delay: 5 }, onRequest: () => (++calls === 2 ? new Promise<void>(() => undefined) : undefined) });
+    server.inject({ type: 'reset-after', match: { method: 'POST' } });
+    const error = await proxyErrorOf(new (defineItem(proxy))({ uid: 'lost', name: 'lost', rev: 0 }).save());
+    expect(error.kind).toBe('timeout');
+    expect(error.mayHaveBeenApplied).toBe(true);
+    expect(error.message).toContain('an earlier try may have been applied');
+  });
+
+  it('onRequest throws after onResponse asked for a retry of a 2xx PUT: it may have been applied', async () => {
+    let calls = 0;
+    const proxy = itemProxy(server, {
+      onRequest: () => {
+        if (++calls === 3) throw new Error('token refresh failed');
+      },
+      onResponse: ({ request }) => (request.action === 'update' ? 'retry' : undefined),
+    });
+    const item = await defineItem(proxy).load(1);
+    item.set('name', 'edited');
+    const error = await proxyErrorOf(item.save());
+    expect(error.kind).toBe('config');
+    expect(error.mayHaveBeenApplied).toBe(true);
+    expect(rowsOf(server)[0]?.['name']).toBe('edited');
   });
 });

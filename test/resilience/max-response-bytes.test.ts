@@ -6,6 +6,7 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Model, RestProxy, type FetchFunction, type RestProxyConfig } from '../../src/index.js';
@@ -42,6 +43,7 @@ function stream(res: ServerResponse, chunk: Buffer, cap: number): void {
   pump();
 }
 
+const EXACT = JSON.stringify({ id: 1, name: 'exactly at the limit' });
 const BOMB = gzipSync(Buffer.alloc(16 * MiB, ' '));
 
 beforeAll(async () => {
@@ -63,6 +65,15 @@ beforeAll(async () => {
       // A small Content-Length (the compressed size) for an answer 16 MiB long once decoded.
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': String(BOMB.length) });
       res.end(BOMB);
+    } else if (path === '/exact/1') {
+      // Streamed without a Content-Length, in two chunks: only the running count can tell.
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(EXACT.slice(0, 10));
+      setTimeout(() => res.end(EXACT.slice(10)), 10);
+    } else if (path === '/unchanged/1') {
+      // A 304 may carry the Content-Length a 200 would have had (RFC 9110 8.6); it has no body.
+      res.writeHead(304, { 'Content-Length': String(64 * MiB), ETag: '"v1"' });
+      res.end();
     } else {
       const body = JSON.stringify({ id: 1, name: 'a'.repeat(1000) });
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
@@ -137,6 +148,22 @@ describe('maxResponseBytes', () => {
     expect(error.message).toContain('maxResponseBytes');
   });
 
+  // Their Responses have text() and arrayBuffer(), but no web stream as `body`: none (React
+  // Native's fetch, whatwg-fetch: the answer was buffered whole), or a Node stream (node-fetch).
+  it.each([
+    ['no body stream (React Native, whatwg-fetch)', (): unknown => undefined],
+    ['a Node stream as body (node-fetch)', (text: string): unknown => Readable.from([Buffer.from(text)])],
+  ])('a fetch with %s: read whole, bounded by Content-Length', async (_, bodyOf) => {
+    const answer = (text: string): Response =>
+      Object.defineProperty(new Response(text, { headers: { 'Content-Type': 'application/json', 'Content-Length': String(text.length) } }), 'body', { value: bodyOf(text) });
+    const small: FetchFunction = () => Promise.resolve(answer(JSON.stringify({ id: 1, name: 'ok' })));
+    expect((await modelOn('any', { fetch: small }).load(1)).get('name')).toBe('ok');
+    const big: FetchFunction = () => Promise.resolve(answer(JSON.stringify({ id: 1, name: 'z'.repeat(2 * MiB) })));
+    const error = await proxyErrorOf(modelOn('any', { fetch: big, maxResponseBytes: MiB }).load(1));
+    expect(error.kind).toBe('parse');
+    expect(error.message).toContain('maxResponseBytes');
+  });
+
   it('a create answered with too big a body: kind "parse", may have been applied, sent once', async () => {
     const Big = modelOn('big', { maxResponseBytes: MiB, idempotencyKey: true });
     const record = new Big({ name: 'n' });
@@ -145,6 +172,20 @@ describe('maxResponseBytes', () => {
     expect(error.mayHaveBeenApplied).toBe(true);
     expect(served.requests).toEqual(['POST /big']);
     expect(record.phantom).toBe(true);
+  });
+
+  it('a body that ends exactly at the limit is read; one byte less fails', async () => {
+    const size = Buffer.byteLength(EXACT);
+    expect((await modelOn('exact', { maxResponseBytes: size }).load(1)).get('name')).toBe('exactly at the limit');
+    const error = await proxyErrorOf(modelOn('exact', { maxResponseBytes: size - 1 }).load(1));
+    expect(error.kind).toBe('parse');
+    expect(error.message).toContain(`${size} bytes were read`);
+  });
+
+  it('a 304 whose Content-Length is above the limit fails as the 304 it is, not as too large', async () => {
+    const error = await proxyErrorOf(modelOn('unchanged', { maxResponseBytes: MiB }).load(1));
+    expect(error.status).toBe(304);
+    expect(error.message).not.toContain('maxResponseBytes');
   });
 
   it('an answer within the limit is read as usual, and the default limit reads a 5 MiB answer', async () => {

@@ -51,12 +51,13 @@ export interface SoakOptions {
   /**
    * Race the user against the sync: while a sync's requests are in flight, some edited records
    * are saved on their own (saves racing the sync), some are removed while their save runs, and a
-   * store load races the sync (its answer may predate the writes the sync completes). Default false.
+   * store load and record reloads race the sync (their answers may predate the writes the sync
+   * completes). Default false.
    */
   interleave?: boolean;
   /** One request per action type (`batchActions` on the proxy). Default false. */
   batchActions?: boolean;
-  /** The user also reloads records, discards with a load racing a sync, and rejects changes. Default false. */
+  /** The user also discards with a load racing a sync, and rejects changes between syncs. Default false. */
   discards?: boolean;
 }
 
@@ -271,7 +272,7 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     return store.load({ discardChanges: true });
   };
 
-  /** With discards: a few saved records re-read while the sync runs (their edits are kept). */
+  /** With interleave: a few saved records re-read while the sync runs (their edits are kept). */
   const reloadSome = (): void => {
     for (const record of store.getRange()) {
       if (record.phantom || random() >= 0.05) continue;
@@ -290,7 +291,7 @@ export async function runSoak(server: TestServer, options: SoakOptions): Promise
     // Let the sync claim its records and send its first requests.
     await new Promise((resolve) => setTimeout(resolve, 1));
     racing.push((options.discards && random() < 0.5 ? discardingLoad() : store.load()).catch(() => undefined));
-    if (options.discards) reloadSome();
+    reloadSome();
     wave(editShare, removeShare);
     const synced = await syncing;
     await Promise.allSettled(racing.splice(0));

@@ -78,6 +78,30 @@ describe('mergeLoaded: cases', () => {
     expect(discarded.rejected).toEqual([gone]);
   });
 
+  it('with discard, spared records (changed after the load was called, or written) keep their changes', () => {
+    const draft = row('draft', undefined);
+    const late = row('late', undefined);
+    const edited = row('edited', 1, true);
+    const editedLate = row('edited late', 2, true);
+    const offLate = row('off late', 3, true);
+    const gone = row('gone', 4);
+    const goneLate = row('gone late', 5);
+    const spared = new Set([late, editedLate, offLate, goneLate]);
+    const answer = [row('1*', 1), row('2*', 2), row('4*', 4), row('5*', 5)];
+    const plan = mergeLoaded([draft, late, edited, editedLate], answer, context({ offPage: [offLate], removed: [gone, goneLate], discard: true, spared: (record) => spared.has(record) }));
+    expect(names(plan.list)).toEqual(['late', 'edited', 'edited late', 'gone']);
+    expect(plan.rejected).toEqual([edited, gone]);
+    expect(plan.offPage).toEqual([offLate]);
+    expect(plan.removed).toEqual([goneLate]);
+  });
+
+  it('a new record is never matched to a row, whatever id it was given', () => {
+    const draft = { name: 'draft', id: 1, dirty: true };
+    const plan = mergeLoaded([draft], [row('row', 1)], context({ isNew: (record) => record.id === undefined || record === draft }));
+    expect(names(plan.list)).toEqual(['draft', 'row']);
+    expect(plan.updates).toEqual([]);
+  });
+
   it('writes that completed after the load was sent are not undone by its answer', () => {
     const since: SinceLoad<Row> = sinceLoad();
     const saved = row('saved', 1);
@@ -154,7 +178,7 @@ const worlds: fc.Arbitrary<World> = fc
     return { previous, offPage, removed, loaded, written, created, erased, discard, append };
   });
 
-function plan(world: World, numericKeys = false) {
+function plan(world: World, numericKeys = false, spared?: (record: Row) => boolean) {
   const since = sinceLoad<Row>();
   const all = [...world.previous, ...world.offPage, ...world.removed];
   for (const record of all) {
@@ -163,11 +187,23 @@ function plan(world: World, numericKeys = false) {
   }
   for (const id of world.erased) since.erased.add(numericKeys ? id : String(id));
   const key = numericKeys ? (record: Row) => record.id : (record: Row) => (record.id === undefined ? undefined : String(record.id));
-  const result = mergeLoaded(world.previous, world.loaded, context({ key, offPage: world.offPage, removed: world.removed, since, discard: world.discard, append: world.append }));
+  const result = mergeLoaded(world.previous, world.loaded, context({ key, offPage: world.offPage, removed: world.removed, since, discard: world.discard, append: world.append, ...(spared ? { spared } : {}) }));
   return { result, since, all };
 }
 
 describe('mergeLoaded: properties', () => {
+  it('a discarding load drops nothing spared: with every record spared, it merges as a load that keeps changes', () => {
+    fc.assert(
+      fc.property(worlds, (world) => {
+        const kept = plan({ ...world, discard: false }).result;
+        const discarded = plan({ ...world, discard: true }, false, () => true).result;
+        expect({ ...discarded, rejected: [] }).toEqual(kept);
+        expect(discarded.rejected).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it.each([
     ['string', false],
     ['number (an answer in id order takes the path without a set)', true],

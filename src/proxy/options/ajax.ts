@@ -108,7 +108,7 @@ export function actionMethodsOption(defaults: Readonly<Record<Action, string>>):
   return option(
     {
       expect: 'an object mapping create, read, update and destroy to HTTP verbs',
-      test: (v) => isPlainObject(v) && Object.entries(v).every(([key, verb]) => key in defaults && (verb === undefined || (typeof verb === 'string' && /^[A-Za-z]+$/.test(verb)))),
+      test: (v) => isPlainObject(v) && Object.entries(v).every(([key, verb]) => Object.hasOwn(defaults, key) && (verb === undefined || (typeof verb === 'string' && /^[A-Za-z]+$/.test(verb)))),
     },
     () => ({}),
     (value) => {

@@ -2,6 +2,7 @@
 import { ACTIONS, type Filter, type Sorter } from '../../operation/types.js';
 import { is, isPlainObject, option, paramOption, type Schema } from '../../util/options.js';
 import { proxySchema, type ProxyConfig } from './proxy.js';
+import { dev } from '../../util/dev.js';
 
 /** Params sent with a request: a value, or an array for a repeated key. */
 export type Params = Record<string, unknown>;
@@ -63,7 +64,7 @@ const isApi = {
   test: (v: unknown) => isPlainObject(v) && Object.entries(v).every(([key, url]) => ACTIONS.some((a) => a === key) && (url === undefined || typeof url === 'string')),
 };
 const isTimeout = {
-  expect: `a number of milliseconds from 0 (no timeout) to ${MAX_TIMEOUT} (2^31 - 1, about 24.8 days: a longer timer fires at once)`,
+  expect: `a number of milliseconds from 0 (no timeout) to ${MAX_TIMEOUT}${dev(' (2^31 - 1, about 24.8 days: a longer timer fires at once)')}`,
   test: (v: unknown) => typeof v === 'number' && v >= 0 && v <= MAX_TIMEOUT,
 };
 

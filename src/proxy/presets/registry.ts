@@ -3,6 +3,7 @@ import { describeValue, isPlainObject, type OptionSchema } from '../../util/opti
 import { toWriter, type JsonWriterConfig } from '../../writer/JsonWriter.js';
 import { restOptions, type RestProxyConfig } from '../options/rest.js';
 import { installPresets, type PresetInput } from './support.js';
+import { dev } from '../../util/dev.js';
 
 /**
  * A named set of server conventions: plain option values plus small encoder functions. The
@@ -53,11 +54,11 @@ function checkPreset(name: string, preset: Record<string, unknown>): void {
       continue;
     }
     if (NOT_CONVENTIONS.has(key)) {
-      throw new TypeError(`${where}: ${key} belongs to each proxy, not to a preset of server conventions; give it beside the preset ({ url, preset: '${name}' })`);
+      throw new TypeError(`${where}: ${key} belongs to each proxy, not to a preset${dev(` of server conventions; give it beside the preset ({ url, preset: '${name}' })`)}`);
     }
     const schema: OptionSchema = restOptions;
     const spec = Object.hasOwn(schema, key) ? schema[key] : undefined;
-    if (spec === undefined) throw new TypeError(`${where}: unknown option "${key}" (a preset holds RestProxy options, reader, writer and supportsBatch)`);
+    if (spec === undefined) throw new TypeError(`${where}: unknown option "${key}"${dev(' (a preset holds RestProxy options, reader, writer and supportsBatch)')}`);
     if (!spec.test(value)) throw new TypeError(`${where}: ${key} must be ${spec.expect}, got ${describeValue(value)}`);
   }
   if (preset.supportsBatch === false && preset.batchActions === true) {
@@ -135,17 +136,17 @@ export function applyPreset(config: PresetInput): PresetInput {
   const preset = typeof name === 'string' ? presets.get(name) : undefined;
   if (preset === undefined) {
     if (typeof name === 'string' && BUILT_IN.includes(name)) {
-      throw new TypeError(`RestProxy: preset "${name}" is built in, but the built-in presets are registered only where they are imported: add import 'rest-proxy/presets' once, before the proxy is made`);
+      throw new TypeError(`RestProxy: preset "${name}" is built in${dev(', but the built-in presets are registered only where they are imported: add', ':')} import 'rest-proxy/presets'${dev(' once, before the proxy is made')}`);
     }
     const names = presetNames();
     throw new TypeError(
-      `RestProxy: preset must be the name of a registered preset, got ${describeValue(name)}; ${names.length > 0 ? `the registered presets are ${names.map((n) => `"${n}"`).join(', ')}` : 'none is registered'} (import 'rest-proxy/presets' for the built-in ones, or add one with registerPreset)`,
+      `RestProxy: preset must be the name of a registered preset, got ${describeValue(name)}; ${names.length > 0 ? `the registered presets are ${names.map((n) => `"${n}"`).join(', ')}` : 'none is registered'}${dev(" (import 'rest-proxy/presets' for the built-in ones, or add one with registerPreset)")}`,
     );
   }
   const { supportsBatch, reader, writer, ...options } = preset;
   if (supportsBatch === false && config.batchActions === true) {
     throw new TypeError(
-      `RestProxy: batchActions cannot be true with preset "${name}": that server has no batch endpoint (json-server, for one, stores a POSTed array as a single record); leave batchActions off so that a sync sends one request per record`,
+      `RestProxy: batchActions cannot be true with preset "${name}": that server has no batch endpoint${dev(' (json-server, for one, stores a POSTed array as a single record); leave batchActions off so that a sync sends one request per record')}`,
     );
   }
   // An option given as undefined is not given: the preset's value stays (null or '' turns a param off).

@@ -4,6 +4,7 @@
  * names no preset ships no registry.
  */
 import type { RestProxyConfig } from '../options/rest.js';
+import { dev } from '../../util/dev.js';
 
 /** A RestProxy config whose preset is any name (checked against the registry). */
 export type PresetInput = Omit<RestProxyConfig, 'preset'> & { preset?: string | undefined };
@@ -26,7 +27,7 @@ export function applyPresetOf(config: PresetInput): PresetInput {
   if (typeof config !== 'object' || config === null || config.preset === undefined) return config;
   if (support === undefined) {
     throw new TypeError(
-      `RestProxy: preset ${JSON.stringify(config.preset)} is not registered: the built-in presets are registered by import 'rest-proxy/presets' (once, before the proxy is made), your own by registerPreset`,
+      `RestProxy: preset ${JSON.stringify(config.preset)} is not registered${dev(': the built-in presets are registered by', ':')} import 'rest-proxy/presets'${dev(' (once, before the proxy is made), your own by registerPreset')}`,
     );
   }
   return support.apply(config);

@@ -1,0 +1,383 @@
+/**
+ * The store's ordered, filtered view, kept incrementally (API.md section 8: a snapshot costs what
+ * changed). A change says which record changed; the view moves that one record by binary search,
+ * re-tests it against the local filters, and hands a snapshot the records already in order: a new
+ * array when something shown changed, the same array otherwise. Sort keys are converted once per
+ * record and sorter; ties keep the order the records were added or loaded in.
+ */
+import { DATA } from '../model/internal.js';
+import type { Model } from '../model/Model.js';
+import type { Field } from '../model/fields.js';
+import { recordInfo } from '../model/modelInfo.js';
+import { readField } from '../model/values.js';
+import type { Filter, Sorter } from '../operation/types.js';
+import type { Group } from './options.js';
+import { valueTest } from '../util/filtering.js';
+import { compareText, textOf } from '../util/sorting.js';
+
+/** What the view knows of a listed record: where it came (ord), whether it is shown, its sort keys. */
+interface Entry<M> {
+  readonly record: M;
+  readonly ord: number;
+  shown: boolean;
+  keys: unknown[];
+}
+
+type Read<M> = (record: M) => unknown;
+
+/** A value as a sort key: empty (undefined, null, NaN) as undefined, a Date as its time, an object as its JSON. */
+function sortKey(value: unknown): unknown {
+  if (value === null || value === undefined || Number.isNaN(value)) return undefined;
+  if (typeof value !== 'object') return value;
+  return value instanceof Date ? sortKey(value.getTime()) : textOf(value);
+}
+
+/** compareValues (util/sorting) on sort keys: numbers by value, strings by code point, empty last. */
+function compareKeys(x: unknown, y: unknown): number {
+  if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
+  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
+  if (typeof x === 'boolean' && typeof y === 'boolean') return Number(x) - Number(y);
+  return compareText(x, y);
+}
+
+/** A field's value as `get` gives it, read from the record's data when it needs no conversion. */
+function reader<M extends Model<object>>(name: string): Read<M> {
+  // The field of the last record's class (a store's records are of one class, or a few).
+  let model: unknown;
+  let field: Field | undefined;
+  return (record) => {
+    const value = record[DATA][name];
+    if (value === undefined) return value;
+    if (record.constructor !== model) {
+      model = record.constructor;
+      field = recordInfo(record).byName.get(name);
+    }
+    return field === undefined || !field.lazy || field.isConverted(value) ? value : readField(record, name);
+  };
+}
+
+export class RecordView<M extends Model<object>> {
+  #sorters: readonly Sorter[] = [];
+  #filters: readonly Filter[] = [];
+  /** Set while sorted or filtered locally: the comparator (keys, then ord), the keys of a record, the filters' test. */
+  #compare: ((a: Entry<M>, b: Entry<M>) => number) | undefined;
+  #keysOf: (record: M) => unknown[] = () => [];
+  #test: ((record: M) => boolean) | undefined;
+  /** A sorter with a function: its keys cannot be kept, so a record is found by identity. */
+  #byIdentity = false;
+  /** The records in order (undefined: not sorted, the list's own order), and those shown (undefined: all of them). */
+  #ordered: M[] | undefined;
+  #shown: M[] | undefined;
+  /** The entries of the last sort, in order, and the index of every listed record (built at the first change). */
+  #entries: Entry<M>[] | undefined;
+  #index: Map<M, Entry<M>> | undefined;
+  #nextOrd = 0;
+  /** Made again from the list when next read (a load, a reject, records inserted in the middle). */
+  #stale = true;
+  #rebuilt = false;
+  /** Records changed since the view was last read. */
+  readonly #pending = new Set<M>();
+  /** Whether what is shown changed since the last copy handed to a snapshot. */
+  #changed = true;
+  #copy: readonly M[] | undefined;
+  /** Whether the last copy is the view's own array (then copied before it changes). */
+  #shared = false;
+  /** Records that were dirty when last seen (undefined: not known, the list is read when asked). */
+  #dirty: Set<M> | undefined;
+
+  constructor(private readonly all: () => M[]) {}
+
+  /** Sort and filter by these (all applied locally). Unless `force`, the same sorters and filters change nothing. */
+  arrange(sorters: readonly Sorter[], filters: readonly Filter[], force: boolean): void {
+    if (!force && !this.#stale && sameList(sorters, this.#sorters) && sameList(filters, this.#filters)) return;
+    this.#sorters = sorters;
+    this.#filters = filters;
+    const reads = sorters.map((sorter) => (sorter.sorterFn ? undefined : reader<M>(sorter.property)));
+    this.#keysOf = (record) => reads.map((read) => read && sortKey(read(record)));
+    this.#byIdentity = sorters.some((sorter) => sorter.sorterFn);
+    const dirs = sorters.map((sorter) => (sorter.direction === 'DESC' ? -1 : 1));
+    const [first] = sorters;
+    const dir = dirs[0] ?? 1;
+    this.#compare = sorters.length + filters.length === 0 ? undefined : sorters.length === 1 && !first?.sorterFn ? (a, b) => compareKeys(a.keys[0], b.keys[0]) * dir || a.ord - b.ord : (a, b) => {
+      for (let i = 0; i < sorters.length; i++) {
+        const fn = sorters[i]?.sorterFn;
+        const result = fn ? fn(a.record, b.record) : compareKeys(a.keys[i], b.keys[i]);
+        if (result !== 0) return result * (dirs[i] ?? 1);
+      }
+      return a.ord - b.ord;
+    };
+    const tests = filters.map((filter): ((record: M) => boolean) => {
+      const test = valueTest(filter);
+      const read = filter.filterFn ? (record: M) => readField(record, filter.property) : reader<M>(filter.property);
+      return (record) => test(read(record), record);
+    });
+    this.#test = tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (record) => tests.every((test) => test(record));
+    this.invalidate();
+  }
+
+  /** The list changed in a way the view was not told: made again when next read. */
+  invalidate(): void {
+    this.#stale = true;
+    this.#dirty = undefined;
+  }
+
+  /** The records shown, in order (the view's own array: copy before keeping it). */
+  shown(): M[] {
+    try {
+      // Several records changed under a sorter function: each may be out of place for the others.
+      if (this.#stale || (this.#byIdentity && this.#pending.size > 1)) this.#rebuild();
+      else if (this.#pending.size > 0) this.#update();
+    } catch (error) {
+      // A sorter or filter function threw: made again from the list when next read.
+      this.#stale = true;
+      throw error;
+    }
+    return this.#shown ?? this.#ordered ?? this.all();
+  }
+
+  /** The records shown, for a snapshot: a new frozen array when something shown changed, else the last one. */
+  records(): readonly M[] {
+    const shown = this.shown();
+    const copy = this.#copy;
+    let records = copy;
+    if (this.#changed || records === undefined || (this.#rebuilt && !sameItems(records, shown))) {
+      // The view's own array is handed over as it is (and copied before its next change); the list's is copied.
+      const own = shown !== this.all();
+      // A record in it changed: a new array all the same (the one handed over last is kept as it was).
+      records = Object.freeze(own ? (shown === records ? this.#own(shown) : shown) : shown.slice());
+      this.#shared = own;
+    }
+    this.#copy = records;
+    this.#changed = false;
+    this.#rebuilt = false;
+    return records;
+  }
+
+  /** The records shown, by the value of `field` (Dates by time), in the order each value first comes. */
+  groups(field: string): Group<M>[] {
+    const read = reader<M>(field);
+    const groups = new Map<unknown, Group<M>>();
+    let group: Group<M> | undefined;
+    let key: unknown;
+    for (const record of this.shown()) {
+      const value = read(record);
+      const next = value instanceof Date ? value.getTime() : value;
+      // Grouped locally, a group's records come together: the map is asked once per group.
+      if (group === undefined || !Object.is(next, key)) {
+        key = next;
+        group = groups.get(key);
+        if (group === undefined) groups.set(key, (group = { name: value, records: [] }));
+      }
+      group.records.push(record);
+    }
+    return [...groups.values()];
+  }
+
+  /** Whether a record held is dirty, not erased and `held` (a record the store still holds). */
+  anyDirty(held: (record: M) => boolean): boolean {
+    let dirty = this.#dirty;
+    if (dirty === undefined) {
+      dirty = this.#dirty = new Set();
+      const all = this.all();
+      for (let i = 0; i < all.length; i++) {
+        const record = all[i];
+        if (record?.dirty) dirty.add(record);
+      }
+    }
+    for (const record of dirty) {
+      if (record.dirty && !record.erased && held(record)) return true;
+      dirty.delete(record);
+    }
+    return false;
+  }
+
+  /** Something visible about a record changed (its values, its state). */
+  touched(record: M): void {
+    if (this.#dirty !== undefined && record.dirty) this.#dirty.add(record);
+    if (this.#compare === undefined || this.#stale) this.#changed = true;
+    else this.#pending.add(record);
+  }
+
+  /** Records were added to the list: at its end (`atEnd`), or elsewhere. */
+  added(records: readonly M[], atEnd: boolean): void {
+    for (const record of records) this.touched(record);
+    this.#changed = true;
+    if (this.#compare === undefined || this.#stale) return;
+    if (!atEnd || records.length > 16) {
+      this.#stale = true;
+      return;
+    }
+    const index = this.#indexed();
+    for (const record of records) {
+      const entry: Entry<M> = { record, ord: this.#nextOrd++, shown: this.#test?.(record) ?? true, keys: this.#keysOf(record) };
+      index.set(record, entry);
+      this.#pending.delete(record);
+      if (this.#ordered) this.#own(this.#ordered).splice(this.#search(this.#ordered, entry), 0, record);
+      if (this.#shown && entry.shown) this.#own(this.#shown).splice(this.#search(this.#shown, entry), 0, record);
+    }
+  }
+
+  /** Records were taken out of the list. */
+  removed(records: readonly M[]): void {
+    this.#changed = true;
+    if (this.#compare === undefined || this.#stale) return;
+    if (records.length > 16) {
+      this.#stale = true;
+      return;
+    }
+    const index = this.#indexed();
+    for (const record of records) {
+      const entry = index.get(record);
+      // Not indexed (the index was made after it left the list): found by identity.
+      for (const array of [this.#ordered, entry?.shown === false ? undefined : this.#shown]) {
+        const at = array === undefined ? -1 : entry === undefined ? array.indexOf(record) : this.#locate(array, entry);
+        if (array !== undefined && at !== -1) this.#own(array).splice(at, 1);
+      }
+      index.delete(record);
+      this.#pending.delete(record);
+    }
+  }
+
+  #rebuild(): void {
+    const all = this.all();
+    this.#stale = false;
+    this.#shared = false;
+    this.#rebuilt = true;
+    this.#pending.clear();
+    this.#index = undefined;
+    this.#entries = undefined;
+    this.#nextOrd = all.length;
+    this.#ordered = undefined;
+    const compare = this.#compare;
+    if (compare !== undefined && this.#sorters.length > 0) {
+      const keysOf = this.#keysOf;
+      const entries: Entry<M>[] = new Array<Entry<M>>(all.length);
+      for (let ord = 0; ord < all.length; ord++) {
+        const record = all[ord];
+        if (record !== undefined) entries[ord] = { record, ord, shown: true, keys: keysOf(record) };
+      }
+      entries.sort(compare);
+      const ordered = new Array<M>(entries.length);
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        if (entry !== undefined) ordered[i] = entry.record;
+      }
+      this.#entries = entries;
+      this.#ordered = ordered;
+    }
+    const test = this.#test;
+    this.#shown = test === undefined ? undefined : (this.#ordered ?? all).filter(test);
+  }
+
+  /** Every listed record's entry, made at the first change after a rebuild. */
+  #indexed(): Map<M, Entry<M>> {
+    if (this.#index !== undefined) return this.#index;
+    const index = new Map<M, Entry<M>>();
+    const all = this.all();
+    const entries = this.#entries ?? all.map((record, ord): Entry<M> => ({ record, ord, shown: true, keys: [] }));
+    for (const entry of entries) index.set(entry.record, entry);
+    const shown = this.#shown;
+    if (shown !== undefined) {
+      // What is shown is a subsequence of the ordered records: walked side by side.
+      let next = 0;
+      for (const record of this.#ordered ?? all) {
+        const entry = index.get(record);
+        if (entry === undefined) continue;
+        entry.shown = shown[next] === record;
+        if (entry.shown) next++;
+      }
+    }
+    this.#nextOrd = Math.max(this.#nextOrd, all.length);
+    return (this.#index = index);
+  }
+
+  /** Each changed record moved to its place, and shown or hidden by the filters. */
+  #update(): void {
+    const index = this.#indexed();
+    for (const record of this.#pending) {
+      const entry = index.get(record);
+      if (entry === undefined) continue; // not listed (removed, or off the page)
+      const keys = this.#keysOf(record);
+      const show = this.#test?.(record) ?? true;
+      const wasShown = entry.shown;
+      const moved = this.#ordered !== undefined && (this.#byIdentity || keys.some((key, i) => compareKeys(key, entry.keys[i]) !== 0));
+      if (wasShown || show) this.#changed = true;
+      if (!moved && wasShown === show) {
+        entry.keys = keys;
+        continue;
+      }
+      const ordered = this.#ordered;
+      const from = ordered !== undefined && moved ? this.#locate(ordered, entry) : -1;
+      const shownAt = this.#shown !== undefined && wasShown ? this.#locate(this.#shown, entry) : -1;
+      entry.keys = keys;
+      entry.shown = show;
+      if (ordered !== undefined && from !== -1) this.#move(this.#own(ordered), from, entry);
+      if (this.#shown === undefined) continue;
+      const shown = this.#own(this.#shown);
+      if (shownAt !== -1 && show) this.#move(shown, shownAt, entry);
+      else if (shownAt !== -1) shown.splice(shownAt, 1);
+      else if (show) shown.splice(this.#search(shown, entry), 0, record);
+    }
+    this.#pending.clear();
+  }
+
+  /** An array of the view to change: copied first if a snapshot holds it (copy on write). */
+  #own(array: M[]): M[] {
+    if (!this.#shared || array !== (this.#shown ?? this.#ordered)) return array;
+    this.#shared = false;
+    // Spread, not slice: slicing a frozen array takes V8's slow path (about 50 times slower).
+    const copy = [...array];
+    if (this.#shown !== undefined) this.#shown = copy;
+    else this.#ordered = copy;
+    return copy;
+  }
+
+  /** Move the record at `from` to its place by its entry. */
+  #move(array: M[], from: number, entry: Entry<M>): void {
+    const to = this.#search(array, entry, false, from);
+    if (to === from) return;
+    // Two splices: V8 moves the records between as one block (a loop pays a write barrier per record).
+    array.splice(from, 1);
+    array.splice(to, 0, entry.record);
+  }
+
+  /** Where a record is in an array of the view (found by its keys as they were when placed). */
+  #locate(array: M[], entry: Entry<M>): number {
+    if (this.#byIdentity) return array.indexOf(entry.record);
+    const at = this.#search(array, entry, true);
+    return array[at] === entry.record ? at : array.indexOf(entry.record);
+  }
+
+  /** The first index whose entry comes after `entry` (`atOrAfter`: not before it), in the array without index `skip`. */
+  #search(array: M[], entry: Entry<M>, atOrAfter = false, skip = array.length): number {
+    const compare = this.#compare;
+    const index = this.#index;
+    if (compare === undefined || index === undefined) return array.length;
+    let low = 0;
+    let high = skip < array.length ? array.length - 1 : array.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const other = array[mid < skip ? mid : mid + 1];
+      const there = other === undefined ? undefined : index.get(other);
+      const order = there === undefined ? 1 : compare(there, entry);
+      if (order < 0 || (order === 0 && !atOrAfter)) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+}
+
+/** Two lists of sorters or filters that say the same (each member's own values the same). */
+function sameList<T extends object>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => {
+    const other = b[i];
+    return other !== undefined && Object.keys(item).length === Object.keys(other).length && Object.entries(item).every(([key, value]) => Object.is(value, Reflect.get(other, key)));
+  });
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
