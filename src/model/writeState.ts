@@ -98,6 +98,11 @@ export function mayExist(state: WriteState): boolean {
   return state.status === 'unconfirmed' || (state.status === 'creating' && state.applied !== undefined);
 }
 
+/** A destroy of the record may have been applied: its DELETE goes alone, where a 404 says it is gone. */
+export function mayBeGone(state: WriteState): boolean {
+  return state.status === 'saved' && state.gone === true;
+}
+
 /** The request the record's create was sent in, while it is in flight or unconfirmed. */
 export function requestOf(state: WriteState): CreateRequest | undefined {
   return state.status === 'creating' || state.status === 'unconfirmed' ? state.request : undefined;

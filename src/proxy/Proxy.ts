@@ -4,7 +4,7 @@ import { Batch, type BatchConfig } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
 import { FAIL, WRITE_STATE } from '../operation/protocol.js';
 import { isValidId, type Action, type RecordLike } from '../operation/types.js';
-import { requestOf, type CreateRequest } from '../model/writeState.js';
+import { mayBeGone, requestOf, type CreateRequest } from '../model/writeState.js';
 import { Observable } from '../util/events.js';
 import { applyOptions, defineOptions, type OptionSchema, type Stored } from '../util/options.js';
 import type { JsonReader } from '../reader/JsonReader.js';
@@ -164,8 +164,7 @@ export class Proxy extends Observable<ProxyEvents> {
 
   /** Whether a record goes in a request of its own even with `batchActions`: one whose destroy may have been applied (only a DELETE of one record answered 404 says it is gone). */
   protected goesAlone(action: Action, record: RecordLike): boolean {
-    const state = record[WRITE_STATE];
-    return action === 'destroy' && state.status === 'saved' && !!state.gone;
+    return action === 'destroy' && mayBeGone(record[WRITE_STATE]);
   }
 
   /** Whether a create whose outcome is unknown is sent again as its request (records, body and key): with idempotency keys. */

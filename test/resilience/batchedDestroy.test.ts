@@ -115,4 +115,33 @@ describe('a batched DELETE answered 404', () => {
     expect(ann.erased).toBe(true);
     expect(deletes()).toEqual(['DELETE /items/1']);
   });
+
+  it('rejectChanges() after a DELETE whose answers were lost keeps the record removed (its row may be gone): the next sync confirms it alone, and an edited batch is not held by it', async () => {
+    const { store, byName } = await loadedStore();
+    const ann = byName('ann');
+    store.remove(ann);
+    server.inject({ type: 'reset-after', times: 4, match: { method: 'DELETE' } });
+    expect(await rejectionOf(store.sync())).toBeInstanceOf(BatchError);
+    server.reset();
+
+    store.rejectChanges();
+    expect(store.getRange().map((record) => record.get('name'))).toEqual(['bob', 'cid', 'dan']);
+    for (const record of store.getRange()) record.set('rev', 1);
+    await store.sync();
+
+    expect(deletes()).toEqual(['DELETE /items/1']);
+    expect(rowsOf(server).map((row) => [row['uid'], row['rev']])).toEqual([['bob', 1], ['cid', 1], ['dan', 1]]);
+    expect([ann.erased, store.hasChanges()]).toEqual([true, false]);
+  });
+
+  it('rejectChanges() after a DELETE that certainly failed brings the record back', async () => {
+    const { store, byName } = await loadedStore();
+    store.remove(byName('ann'));
+    server.inject({ type: 'status', status: 403, match: { method: 'DELETE' } });
+    expect(await rejectionOf(store.sync())).toBeInstanceOf(BatchError);
+
+    store.rejectChanges();
+    expect(store.getRange().map((record) => record.get('name'))).toEqual(['ann', 'bob', 'cid', 'dan']);
+    expect(store.hasChanges()).toBe(false);
+  });
 });
