@@ -56,7 +56,8 @@ export class ProxyError extends Error {
   /**
    * Whether the server may have applied the write although it failed here: no answer (network,
    * timeout, abort in flight), an unreadable answer, a 5xx, or a 2xx that could not be taken (no
-   * id for a new record, a hook that threw). Never for a redirected write (writes do not follow
+   * id for a new record, a hook that threw), a batched DELETE answered 404 or 410 (some of its
+   * records may be gone). Never for a redirected write (writes do not follow
    * redirects: nothing was applied) nor for what could not be sent.
    * The records stay unsaved either way; retrying an idempotent write is safe.
    */

@@ -391,8 +391,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   /** @internal */
-  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown): void {
-    failWrite(this, applied, body, errors, snapshot);
+  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown, destroy?: boolean): void {
+    failWrite(this, applied, body, errors, snapshot, destroy);
   }
 
   /** @internal */

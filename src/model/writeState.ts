@@ -46,10 +46,11 @@ export type WriteState =
   /** A create was sent in `request` and may have been applied; not confirmed. */
   | { readonly status: 'unconfirmed'; readonly request: CreateRequest; readonly applied: Values }
   /**
-   * On the server. `unsure`: the body of the last update or destroy whose answer was lost; `sent`:
-   * the fields such updates may have set, until a write succeeds or a read shows them applied.
+   * On the server. `unsure`: the body of the last update whose answer was lost; `sent`: the fields
+   * such updates may have set, until a write succeeds or a read shows them applied. `gone`: a
+   * destroy of it may have been applied (its DELETE then goes alone, where a 404 says it is gone).
    */
-  | { readonly status: 'saved'; readonly unsure: unknown; readonly sent?: Unsure }
+  | { readonly status: 'saved'; readonly unsure: unknown; readonly sent?: Unsure; readonly gone?: boolean | undefined }
   /** Destroyed on the server (or dropped while new). */
   | { readonly status: 'erased' };
 
@@ -58,8 +59,8 @@ export type WriteEvent =
   | { readonly type: 'send'; readonly values: Values; readonly request: CreateRequest }
   /** The write was applied and its answer taken (or a read showed a lost update applied). */
   | { readonly type: 'succeed' }
-  /** The write failed; `applied`: whether it may still have reached the server. `body`: what it sent. */
-  | { readonly type: 'fail'; readonly applied: 'no' | 'maybe'; readonly body?: unknown; readonly sent?: Unsure }
+  /** The write failed; `applied`: whether it may still have reached the server. `body`: what it sent. `destroy`: it was a destroy. */
+  | { readonly type: 'fail'; readonly applied: 'no' | 'maybe'; readonly body?: unknown; readonly sent?: Unsure; readonly destroy?: boolean }
   /** The record is gone from the server. */
   | { readonly type: 'erase' };
 
@@ -78,7 +79,7 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
       if (state.status === 'unconfirmed') return { status: 'creating', request: state.request, sent: event.values, applied: state.applied };
       return state;
     case 'succeed':
-      return state.status === 'creating' || (state.status === 'saved' && (state.unsure !== undefined || state.sent !== undefined)) ? SAVED : state;
+      return state.status === 'creating' || (state.status === 'saved' && (state.unsure !== undefined || state.sent !== undefined || state.gone)) ? SAVED : state;
     case 'fail':
       if (state.status === 'creating') {
         const applied = event.applied === 'maybe' ? (state.applied ?? state.sent) : state.applied;
@@ -86,7 +87,9 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
         // Nothing was applied: a record sent alone keeps its key (a server may have kept the refusal under it otherwise).
         return state.request.records.length === 1 ? { status: 'new', key: state.request.key } : NEW;
       }
-      if (state.status === 'saved' && event.applied === 'maybe') return { status: 'saved', unsure: event.body, sent: event.sent };
+      if (state.status === 'saved' && event.applied === 'maybe') {
+        return event.destroy ? { status: 'saved', unsure: state.unsure, sent: state.sent, gone: true } : { status: 'saved', unsure: event.body, sent: event.sent, gone: state.gone };
+      }
       return state;
   }
 }
@@ -99,6 +102,11 @@ export function isPhantom(state: WriteState): boolean {
 /** A create of the record was sent and may exist on the server: it must be confirmed before it can be dropped. */
 export function mayExist(state: WriteState): boolean {
   return state.status === 'unconfirmed' || (state.status === 'creating' && state.applied !== undefined);
+}
+
+/** A destroy of the record may have been applied: its DELETE goes alone, where a 404 says it is gone. */
+export function mayBeGone(state: WriteState): boolean {
+  return state.status === 'saved' && state.gone === true;
 }
 
 /** The request the record's create was sent in, while it is in flight or unconfirmed. */

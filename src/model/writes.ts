@@ -137,9 +137,10 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
 
 /**
  * The write failed; `applied`: whether it may still have reached the server. An update that may
- * have been applied notes, per field, the confirmed value and the one it sent (see rejectEdits).
+ * have been applied notes, per field, the confirmed value and the one it sent (see rejectEdits);
+ * `destroy`: the write was a destroy.
  */
-export function failWrite(record: ValueHolder, applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown): void {
+export function failWrite(record: ValueHolder, applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown, destroy?: boolean): void {
   const meta = metaOf(record);
   const state = meta.state;
   let sent: Record<string, readonly [unknown, unknown]> | undefined;
@@ -154,7 +155,7 @@ export function failWrite(record: ValueHolder, applied: 'no' | 'maybe', body?: u
       if (!sameFieldValue(record, name, now, confirmed)) put(sent, name, [confirmed, now]);
     }
   }
-  meta.state = reduce(state, { type: 'fail', applied, body, sent });
+  meta.state = reduce(state, { type: 'fail', applied, body, sent, destroy });
   if (errors !== undefined) meta.errors = Object.keys(errors).length === 0 ? undefined : errors;
   touch(record);
 }

@@ -89,7 +89,7 @@ export interface RecordLike {
   /** @internal */
   [SUCCEED](snapshot: unknown, item: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void;
   /** @internal */
-  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown): void;
+  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown, destroy?: boolean): void;
   /** @internal */
   [ERASE](): void;
   /** @internal */

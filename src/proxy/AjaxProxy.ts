@@ -281,13 +281,9 @@ export class AjaxProxy extends ServerProxy {
     return absolute;
   }
 
-  /** The records of a batched action: with `etag`, a record that has an ETag goes alone, with its If-Match. */
-  protected override batchGroups(action: Action, records: readonly RecordLike[]): RecordLike[][] {
-    if (!this.etag || !this.batchActions || action === 'create') return super.batchGroups(action, records);
-    const alone = records.filter((record) => record.etag !== undefined);
-    if (alone.length === 0) return super.batchGroups(action, records);
-    const together = records.filter((record) => record.etag === undefined);
-    return [...(together.length > 0 ? [together] : []), ...alone.map((record) => [record])];
+  /** With `etag`, a record that has an ETag goes alone, with its If-Match. */
+  protected override goesAlone(action: Action, record: RecordLike): boolean {
+    return super.goesAlone(action, record) || (this.etag && action !== 'create' && record.etag !== undefined);
   }
 }
 

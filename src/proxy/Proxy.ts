@@ -4,7 +4,7 @@ import { Batch, type BatchConfig } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
 import { FAIL, WRITE_STATE } from '../operation/protocol.js';
 import { isValidId, type Action, type RecordLike } from '../operation/types.js';
-import { requestOf, type CreateRequest } from '../model/writeState.js';
+import { mayBeGone, requestOf, type CreateRequest } from '../model/writeState.js';
 import { Observable } from '../util/events.js';
 import { applyOptions, defineOptions, type OptionSchema, type Stored } from '../util/options.js';
 import type { JsonReader } from '../reader/JsonReader.js';
@@ -154,9 +154,17 @@ export class Proxy extends Observable<ProxyEvents> {
       });
     }
     if (this.batchActions) {
-      if (fresh.length > 0) groups.push([...fresh]);
-    } else for (const record of fresh) groups.push([record]);
+      const together = fresh.filter((record) => !this.goesAlone(action, record));
+      if (together.length > 0) groups.push(together);
+      fresh = fresh.filter((record) => this.goesAlone(action, record));
+    }
+    for (const record of fresh) groups.push([record]);
     return groups;
+  }
+
+  /** Whether a record goes in a request of its own even with `batchActions`: one whose destroy may have been applied (only a DELETE of one record answered 404 says it is gone). */
+  protected goesAlone(action: Action, record: RecordLike): boolean {
+    return action === 'destroy' && mayBeGone(record[WRITE_STATE]);
   }
 
   /** Whether a create whose outcome is unknown is sent again as its request (records, body and key): with idempotency keys. */
@@ -275,6 +283,7 @@ function failRecords(operation: Operation, error: ProxyError): void {
   const body = single ? operation.request?.jsonData : undefined;
   const fieldErrors = error.kind === 'validation' && single ? (error.fieldErrors ?? Object.create(null)) : undefined;
   records.forEach((record, i) => {
-    if (operation.action !== 'create' || record[WRITE_STATE].status !== 'saved') record[FAIL](applied, body, fieldErrors, operation.snapshots[i]);
+    if (operation.action === 'create' && record[WRITE_STATE].status === 'saved') return;
+    record[FAIL](applied, body, fieldErrors, operation.snapshots[i], operation.action === 'destroy');
   });
 }

@@ -128,15 +128,19 @@ function locationId(response: Response): unknown {
 
 /**
  * Whether an error answer only says that an earlier try of this write was applied: a 404 or 410
- * to a DELETE (the record is gone, as asked), or a 412 to an update whose current version already
+ * to a DELETE of one record (it is gone, as asked; to a batch it says only that one is missing,
+ * and a server that deletes all or nothing deleted none), or a 412 to an update whose current version already
  * holds everything this update sent. The latter is taken as saved whoever wrote it: the server
  * holds what the user wanted.
  */
 function answersEarlierTry(request: Request, error: ProxyError): boolean {
-  if (request.action === 'destroy') return error.status === 404 || error.status === 410;
-  if (request.action !== 'update' || error.status !== 412 || request.operation.records.length !== 1) return false;
+  if (request.operation.records.length !== 1) return false;
+  if (request.action === 'destroy') return gone(error.status);
+  if (request.action !== 'update' || error.status !== 412) return false;
   return echoes(request.jsonData, error.body);
 }
+
+const gone = (status: number | undefined): boolean => status === 404 || status === 410;
 
 function parseBody(proxy: AnswerContext, request: Request, response: Response, text: string, details: () => ProxyErrorDetails): unknown {
   let failure: unknown;
@@ -222,6 +226,8 @@ function httpError(proxy: AnswerContext, request: Request, response: Response, t
   return fail(kind, request, summary, {
     status, statusText, response, body, fieldErrors: kind === 'validation' ? (fieldErrors ?? Object.create(null)) : fieldErrors,
     current: kind === 'conflict' && isPlainObject(body) ? body : undefined,
+    // A batched DELETE answered so: some of its records may be gone (an earlier try, a server that deletes what it finds).
+    mayHaveBeenApplied: (request.action === 'destroy' && gone(status)) || undefined,
   });
 }
 

@@ -267,6 +267,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   /**
    * Undo every unsynced change: new records go, edits are undone, removed records come back. A
    * new record whose create may have been applied goes as with remove(): destroyed once confirmed.
+   * A removed record whose DELETE may have been applied stays removed: the next sync confirms it.
    */
   rejectChanges(): void {
     this.#records.rejectAll(this.getNewRecords());

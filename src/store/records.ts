@@ -7,7 +7,7 @@ import { belongsTo, join, recordOwner, unjoin, type RecordOwner } from '../model
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { adoptCopy, takeServerRecord } from '../model/persistence.js';
 import { rejectEdits } from '../model/values.js';
-import { mayExist } from '../model/writeState.js';
+import { mayBeGone, mayExist } from '../model/writeState.js';
 import { WRITE_STATE } from '../operation/protocol.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { describeValue, isPlainObject } from '../util/options.js';
@@ -159,8 +159,10 @@ export class StoreRecords<M extends Model> {
     changes.clear();
     for (const record of restore) {
       const index = changes.removedAt(record) ?? list.all.length;
-      list.all.splice(Math.min(index, list.all.length), 0, record);
       record.reject();
+      // Its destroy may have been applied: it stays removed, and the next sync confirms it.
+      if (mayBeGone(record[WRITE_STATE])) changes.remove(record, index);
+      else list.all.splice(Math.min(index, list.all.length), 0, record);
     }
     for (const { record, at } of unconfirmed) changes.remove(record, at);
     list.reindex();

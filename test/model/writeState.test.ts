@@ -69,4 +69,14 @@ describe('reduce', () => {
     expect(reduce(unsure, { type: 'succeed' })).toBe(SAVED);
     expect(reduce(SAVED, { type: 'succeed' })).toBe(SAVED);
   });
+
+  it('a destroy that may have been applied marks the record gone until a write of it succeeds; a failed update keeps the mark and its own body', () => {
+    const gone = reduce(SAVED, { type: 'fail', applied: 'maybe', destroy: true });
+    expect(gone).toEqual({ status: 'saved', unsure: undefined, gone: true });
+    expect(reduce(SAVED, { type: 'fail', applied: 'maybe', body: { name: 'a' } })).toEqual({ status: 'saved', unsure: { name: 'a' }, gone: undefined });
+    expect(reduce(SAVED, { type: 'fail', applied: 'no', destroy: true })).toBe(SAVED);
+    expect(reduce(gone, { type: 'fail', applied: 'no', destroy: true })).toBe(gone);
+    expect(reduce(gone, { type: 'fail', applied: 'maybe', body: { name: 'a' } })).toEqual({ status: 'saved', unsure: { name: 'a' }, gone: true });
+    expect(reduce(gone, { type: 'succeed' })).toBe(SAVED);
+  });
 });

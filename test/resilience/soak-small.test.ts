@@ -19,18 +19,21 @@ afterEach(async () => {
 
 describe('soak (small)', () => {
   it.each([
-    { seed: 7, concurrency: 1, etag: false, interleave: false },
-    { seed: 11, concurrency: 4, etag: false, interleave: false },
-    { seed: 13, concurrency: 4, etag: true, interleave: false },
+    { seed: 7, concurrency: 1, etag: false, interleave: false, rate: 0.2 },
+    { seed: 11, concurrency: 4, etag: false, interleave: false, rate: 0.2 },
+    { seed: 13, concurrency: 4, etag: true, interleave: false, rate: 0.2 },
     // Saves racing syncs, removals during saves, loads racing syncs.
-    { seed: 17, concurrency: 4, etag: false, interleave: true },
-    { seed: 19, concurrency: 4, etag: true, interleave: true },
+    { seed: 17, concurrency: 4, etag: false, interleave: true, rate: 0.2 },
+    { seed: 19, concurrency: 4, etag: true, interleave: true, rate: 0.2 },
     // One request per action, replayed under its key; the user reloads, discards and rejects.
-    { seed: 23, concurrency: 1, etag: false, interleave: false, batchActions: true },
-    { seed: 29, concurrency: 1, etag: false, interleave: true, batchActions: true, discards: true },
-    { seed: 31, concurrency: 4, etag: false, interleave: true, discards: true },
-  ])('150 records, 20% faults, seed $seed, concurrency $concurrency, etag $etag, interleaved $interleave, batched $batchActions, discards $discards: the server ends equal to the user\'s intent', async ({ seed, concurrency, etag, interleave, batchActions = false, discards = false }) => {
-    const result = await runSoak(server, { count: 150, seed, rate: 0.2, concurrency, maxRounds: 15, maxMs: 10_000, etag, interleave, batchActions, discards });
+    // Batched runs send a handful of requests, so half of them get a fault: at 20% most runs see
+    // one or none. Seed 25 lost rows before a batched DELETE answered 404 failed the batch.
+    { seed: 23, concurrency: 1, etag: false, interleave: false, batchActions: true, rate: 0.5 },
+    { seed: 25, concurrency: 1, etag: false, interleave: false, batchActions: true, rate: 0.5 },
+    { seed: 29, concurrency: 1, etag: false, interleave: true, batchActions: true, discards: true, rate: 0.2 },
+    { seed: 31, concurrency: 4, etag: false, interleave: true, discards: true, rate: 0.2 },
+  ])('150 records, seed $seed, concurrency $concurrency, etag $etag, interleaved $interleave, batched $batchActions, discards $discards, faults in $rate of requests: the server ends equal to the user\'s intent', async ({ seed, concurrency, etag, interleave, batchActions = false, discards = false, rate }) => {
+    const result = await runSoak(server, { count: 150, seed, rate, concurrency, maxRounds: 15, maxMs: 10_000, etag, interleave, batchActions, discards });
     console.log(result.summary);
     for (const history of result.histories) console.log(history);
 
