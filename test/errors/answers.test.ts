@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Model, Store } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { proxyErrorOf as rejection } from '../helpers/proxyTestKit.js';
+import { inBrowser } from '../helpers/inBrowser.js';
 
 interface UserData {
   id: number;
@@ -176,8 +177,10 @@ describe('a value that cannot be written as JSON fails the save naming the field
   const looped: Record<string, unknown> = { name: 'loop' };
   looped.self = looped;
 
+  // Node's JSON.stringify runs out of stack first; Chromium's writes it (the server then refuses it).
+  const tooDeep: [string, unknown, RegExp][] = inBrowser ? [] : [['nested 20,000 levels deep', deep(20_000), /the field "notes" cannot be written as JSON: it is nested too deeply/]];
   it.each<[string, unknown, RegExp]>([
-    ['nested 20,000 levels deep', deep(20_000), /the field "notes" cannot be written as JSON: it is nested too deeply/],
+    ...tooDeep,
     ['that refers to itself', looped, /the field "notes" cannot be written as JSON: .*circular/i],
     ['a BigInt', 10n, /the field "notes" cannot be written as JSON: .*BigInt/],
   ])('a value %s', async (_what, value, message) => {

@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BatchError, Store, type RestProxyConfig } from '../../src/index.js';
 import { deferred, within } from '../helpers/deferred.js';
+import { inBrowser } from '../helpers/inBrowser.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { defineItem, itemProxy, requestLines, rowsOf } from './helpers.js';
 
@@ -79,7 +80,9 @@ describe('reject() after an update that may have been applied', () => {
     expect(shown(item)).toEqual({ rev: 0, dirty: false });
   });
 
-  it('a load read before the lost update was applied, answered after it failed, proves nothing', async () => {
+  // Holds a read at the server with a function that shares a promise with the test: Node only (in
+  // the browser run, a function given to respond() runs in the hub, apart from the test).
+  it.skipIf(inBrowser)('a load read before the lost update was applied, answered after it failed, proves nothing', async () => {
     const store = new Store({ model: defineItem(itemProxy(server, { retry: 0 })) });
     await store.load();
     const item = store.getById(1);

@@ -32,7 +32,11 @@ function call<K extends HubCall['op']>(request: Extract<HubCall, { op: K }>): Hu
 function writeThrough(id: number, db: Db): Db {
   const proxies = new WeakMap<object, object>();
   const save = (collection: string): void => {
-    call({ op: 'setRows', id, collection, rows: db[collection] ?? null });
+    const rows = db[collection];
+    // A splice deletes and moves rows one trap at a time: a state with holes is not a db; the
+    // splice's last step (setting the length) sends the whole collection as it ends.
+    if (rows !== undefined && Object.keys(rows).length !== rows.length) return;
+    call({ op: 'setRows', id, collection, rows: rows ?? null });
   };
   function watch(target: object, collection: string): object {
     const proxy =
