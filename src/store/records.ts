@@ -139,6 +139,11 @@ export class StoreRecords<M extends Model> {
 
   /** Whether the record is in the list (not removed, not an edited record off the page). */
   listed(record: M): boolean {
+    // By the id index (one lookup per edit); a record with no id, or a draft whose id a row of
+    // the list also has, by the pending lists.
+    const key = idKey(record);
+    if (key !== undefined && this.list.find(key) === record) return true;
+    if (key !== undefined && !record.phantom) return false;
     const { removed, offPage } = this.changes;
     return !(removed.length > 0 && removed.includes(record)) && !(offPage.length > 0 && offPage.includes(record));
   }

@@ -9,7 +9,7 @@ import { DATA } from '../model/internal.js';
 import type { Model } from '../model/Model.js';
 import type { Field } from '../model/fields.js';
 import { recordInfo } from '../model/modelInfo.js';
-import { readField } from '../model/values.js';
+import { ownValue, readField } from '../model/values.js';
 import type { Filter, Sorter } from '../operation/types.js';
 import type { Group } from './options.js';
 import { valueTest } from '../util/filtering.js';
@@ -47,7 +47,7 @@ function reader<M extends Model<object>>(name: string): Read<M> {
   let model: unknown;
   let field: Field | undefined;
   return (record) => {
-    const value = record[DATA][name];
+    const value = ownValue(record[DATA], name); // a field named `constructor` is data
     if (value === undefined) return value;
     if (record.constructor !== model) {
       model = record.constructor;

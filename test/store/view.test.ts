@@ -268,3 +268,16 @@ describe('a sorter or filter function that throws', () => {
     expect(shownIds(store)).toEqual([1, 2, 4, 3, 5]);
   });
 });
+
+describe('a field named like an Object.prototype member', () => {
+  class Thing extends Model {
+    static override fields = [{ name: 'id', type: 'int' }, 'constructor'];
+  }
+
+  it('sorts an unset value last, as any empty value, not by the inherited function', () => {
+    const store = new Store<Thing>({ model: Thing, data: [{ id: 1 }, { id: 2, constructor: 'z' }], sorters: [{ property: 'constructor', direction: 'ASC' }] });
+    expect(store.getRange().map((record) => record.getId())).toEqual([2, 1]);
+    store.getById(1)?.set('constructor', 'a');
+    expect(store.getRange().map((record) => record.getId())).toEqual([1, 2]);
+  });
+});
