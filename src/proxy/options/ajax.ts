@@ -59,13 +59,13 @@ export interface AjaxProxyConfig extends ServerProxyConfig {
    * credentials is never shared. Default: shared with the global fetch, never with a custom
    * `fetch` (which may add the caller's credentials, such as the cookie of a server-rendered
    * visitor). `true` shares through a custom fetch too: say so only when it adds no per-call
-   * credentials. `false` never shares.
+   * credentials. `false` never shares. @example { fetch: instrumentedFetch, shareReads: true }
    */
   shareReads?: boolean | undefined;
   /**
    * The largest answer read, in bytes. A larger one (by its `Content-Length`, or as it is read)
    * fails at once with kind `'parse'` naming the limit; its body is let go, and it is never
-   * retried. Default 134217728 (128 MiB).
+   * retried. Default 134217728 (128 MiB). @example { maxResponseBytes: 8 * 1024 * 1024 }
    */
   maxResponseBytes?: number;
   /**
