@@ -78,6 +78,16 @@ describe('the architecture of src/', () => {
     expect(breaches).toEqual([]);
   });
 
+  it('keeps the core free of the optional subpaths: they import the core, never the other way', () => {
+    const optional = /^(associations|offline|react|vue)(\/|\.ts$)/;
+    const breaches: string[] = [];
+    for (const [module, imports] of graph) {
+      if (optional.test(module)) continue;
+      for (const target of imports) if (optional.test(target)) breaches.push(`${module} imports ${target}`);
+    }
+    expect(breaches).toEqual([]);
+  });
+
   it('has no source file over about 400 lines (the Store, its public face of some 40 members, under 500)', () => {
     const long = sources(SRC)
       .map((file) => [relative(SRC, file), readFileSync(file, 'utf8').split('\n').length] as const)

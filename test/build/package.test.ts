@@ -63,7 +63,7 @@ describe('the npm package', { timeout: 90_000 }, () => {
     const targets = Object.values(manifest.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
     expect(targets.length).toBeGreaterThan(8);
     for (const target of targets) expect(files, `${target}, an export`).toContain(posix.normalize(target));
-    for (const subpath of ['index', 'presets', 'react', 'vue']) {
+    for (const subpath of ['index', 'presets', 'react', 'vue', 'associations', 'offline']) {
       expect(files).toContain(`dist/${subpath}.js`);
       expect(files).toContain(`dist/${subpath}.d.ts`);
     }

@@ -1,0 +1,33 @@
+/**
+ * Where the optional subpaths (`rest-proxy/associations`, `rest-proxy/offline`) plug into the
+ * core without the core importing them: each sets its hooks when it is first imported. Unset, a
+ * hook costs one property read where the core consults it, so an app that imports neither pays
+ * nothing for them.
+ */
+import type { Model } from './Model.js';
+import type { ModelClass } from './types.js';
+
+/**
+ * The hooks. Each subpath owns its own members; the core only calls them.
+ * @internal
+ */
+export interface Extensions {
+  /**
+   * Associations: the identity map a store of `model` uses when its config gives none
+   * (`Session.default` for a model with associations; undefined keeps per-store identity).
+   */
+  defaultSession?: (model: ModelClass<Model<object>>) => object | undefined;
+  /**
+   * Associations: the new records that must be created before `record` is written (its phantom
+   * parents, through the keys it references). Empty for a record that waits for nothing.
+   */
+  waitsFor?: (record: Model<object>) => readonly Model<object>[];
+  /**
+   * Offline: the outbox a record of `model` writes through, when its model is attached to one.
+   * (The outbox decides the gate's shape; see src/offline/.)
+   */
+  outboxOf?: (model: ModelClass<Model<object>>) => object | undefined;
+}
+
+/** @internal The hooks set by the subpaths imported so far. */
+export const extensions: Extensions = {};

@@ -1,0 +1,10 @@
+/**
+ * rest-proxy/offline: a durable outbox for offline writes. The attached models' saves, destroys
+ * and syncs are stored as intents before their first attempt and replayed until the server has
+ * them, across reloads, closed tabs and crashes.
+ * @module rest-proxy/offline
+ */
+export { OutboxError } from './offline/errors.js';
+export type { OutboxErrorKind } from './offline/errors.js';
+export { MemoryStorage } from './offline/storage.js';
+export type { JsonValue, OutboxStorage, StorageCommit, StoredObject } from './offline/storage.js';
