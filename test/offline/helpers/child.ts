@@ -98,7 +98,7 @@ export function startChild(script: string, args: readonly string[], env: Record<
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     proc.on('close', (code, signal) => {
       gone = true;
-      for (const fail of failWaiting.splice(0)) fail(new Error(`the child exited (${signal ?? code}) first: ${errors.slice(-2000)}`));
+      for (const fail of failWaiting.splice(0)) fail(new Error(`the child exited (${signal ?? code}) first, after ${JSON.stringify(messages.at(-1))}: ${errors.slice(-2000)}`));
       resolve({ code, signal });
     });
   });
