@@ -26,9 +26,14 @@ interface Open {
   file: Fs.FileHandle;
   /** The bytes of the log that hold whole commits. */
   size: number;
-  /** Each live entry as its JSON text, by id. */
-  entries: Map<string, string>;
-  /** The bytes the entries would take in a compacted log. */
+  /**
+   * Each live entry by id: its JSON text, or the object read from the log (no one else has it, so
+   * the first load hands it out and keeps its text instead: one parse of the log, not two).
+   */
+  entries: Map<string, string | StoredObject>;
+  /** The bytes each entry takes in a compacted log (estimated for one read from a line of several). */
+  sizes: Map<string, number>;
+  /** Their sum. */
   live: number;
   lock: string;
 }
@@ -43,7 +48,7 @@ const isEntry = <E extends StoredObject>(value: unknown): value is E =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && typeof Reflect.get(value, 'id') === 'string';
 
 /** One line of the log, checked: the puts as [id, JSON text] and the deleted ids. */
-function parseLine(line: string): { put: [string, string][]; delete: string[] } | undefined {
+function parseLine(line: string): { put: StoredObject[]; delete: string[] } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -54,23 +59,27 @@ function parseLine(line: string): { put: [string, string][]; delete: string[] } 
   const put: unknown = Reflect.get(value, 'put') ?? [];
   const del: unknown = Reflect.get(value, 'delete') ?? [];
   if (!Array.isArray(put) || !Array.isArray(del) || !put.every((entry) => isEntry(entry)) || !del.every((id) => typeof id === 'string')) return undefined;
-  return { put: put.map((entry: StoredObject) => [entry.id, JSON.stringify(entry)]), delete: del };
+  return { put, delete: del };
 }
 
 /** Apply one commit to the entries, keeping the live byte count: deletes first, then puts (the last put of an id wins). */
-function apply(open: Open, put: readonly (readonly [string, string])[], del: readonly string[]): void {
+function apply(open: Open, put: readonly (readonly [string, string | StoredObject, number])[], del: readonly string[]): void {
   const drop = (id: string) => {
-    const text = open.entries.get(id);
-    if (text !== undefined) open.live -= text.length + 11;
+    open.live -= open.sizes.get(id) ?? 0;
     open.entries.delete(id);
+    open.sizes.delete(id);
   };
   for (const id of del) drop(id);
-  for (const [id, text] of put) {
+  for (const [id, value, size] of put) {
     drop(id);
-    open.entries.set(id, text);
-    open.live += text.length + 11;
+    open.entries.set(id, value);
+    open.sizes.set(id, size);
+    open.live += size;
   }
 }
+
+/** `{"put":[` and `]}` and a newline: what a compacted log adds to an entry's JSON. */
+const LINE = 11;
 
 /** Write all of `bytes` at `position` (a write may be short). */
 async function writeAll(file: Fs.FileHandle, bytes: Uint8Array, position: number): Promise<void> {
@@ -97,8 +106,9 @@ export class FileStorage<E extends StoredObject = StoredObject> implements Outbo
 
   load(): Promise<E[]> {
     return this.#run((open) =>
-      [...open.entries.values()].map((text) => {
-        const entry: unknown = JSON.parse(text);
+      [...open.entries].map(([id, value]) => {
+        const entry: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+        if (typeof value !== 'string') open.entries.set(id, JSON.stringify(value));
         if (!isEntry<E>(entry)) throw new TypeError('FileStorage: not an entry');
         return entry;
       }),
@@ -106,14 +116,15 @@ export class FileStorage<E extends StoredObject = StoredObject> implements Outbo
   }
 
   commit(change: StorageCommit<E>): Promise<void> {
-    let put: [string, string][];
+    let put: [string, string, number][];
     let del: string[];
     let line: Uint8Array;
     try {
       // Serialised now: an entry changed after this call is stored as it was.
       put = (change.put ?? []).map((entry) => {
         if (!isEntry(entry)) throw new TypeError('FileStorage: commit() puts objects with a string id');
-        return [entry.id, JSON.stringify(entry)];
+        const text = JSON.stringify(entry);
+        return [entry.id, text, text.length + LINE];
       });
       del = [...(change.delete ?? [])];
       if (!del.every((id) => typeof id === 'string')) throw new TypeError('FileStorage: commit() deletes string ids');
@@ -184,7 +195,7 @@ export class FileStorage<E extends StoredObject = StoredObject> implements Outbo
       // A compaction that a killed process left half done: the log itself is whole.
       await fs.rm(`${path}.tmp`, { force: true });
       file = await fs.open(path, fs.constants.O_RDWR | fs.constants.O_CREAT);
-      const open: Open = { fs, file, size: 0, entries: new Map(), live: 0, lock };
+      const open: Open = { fs, file, size: 0, entries: new Map(), sizes: new Map(), live: 0, lock };
       await this.#read(open);
       await syncFolder(fs, path);
       if (open.size > SLACK * open.live + 65536) await this.#compact(open);
@@ -211,7 +222,12 @@ export class FileStorage<E extends StoredObject = StoredObject> implements Outbo
     lines.forEach((line, index) => {
       const commit = parseLine(line);
       if (!commit) throw new OutboxError('unavailable', `FileStorage: ${this.path} line ${index + 1} is not a commit (the file is damaged)`);
-      apply(open, commit.put, commit.delete);
+      const size = line.length / Math.max(1, commit.put.length);
+      apply(
+        open,
+        commit.put.map((entry) => [entry.id, entry, size]),
+        commit.delete,
+      );
     });
     open.size = whole;
     if (whole < size) {
@@ -236,7 +252,8 @@ export class FileStorage<E extends StoredObject = StoredObject> implements Outbo
     const { fs } = open;
     const path = open.lock.slice(0, -'.lock'.length);
     const temp = `${path}.tmp`;
-    const bytes = Buffer.from([...open.entries.values()].map((text) => `{"put":[${text}]}\n`).join(''));
+    const texts = [...open.entries.values()].map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
+    const bytes = Buffer.from(texts.map((text) => `{"put":[${text}]}\n`).join(''));
     let file: Fs.FileHandle | undefined;
     try {
       file = await fs.open(temp, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_TRUNC);
