@@ -155,8 +155,11 @@ export class FileStorage<E extends StoredObject = StoredObject> implements Outbo
     const done = this.#queue.then(async () => {
       const open = await opening?.catch(() => undefined);
       if (!open) return;
-      await open.file.close();
-      await releaseLock(open.fs, open.lock);
+      try {
+        await open.file.close();
+      } finally {
+        await releaseLock(open.fs, open.lock);
+      }
     });
     this.#queue = done.catch(() => undefined);
     return done;
