@@ -147,6 +147,27 @@ describe('FileStorage', () => {
     }
   });
 
+  it('lets exactly one of two processes that start together take over a dead process\'s lock', async () => {
+    const script = await bundleChild(fileURLToPath(new URL('./helpers/fileStorageChild.ts', import.meta.url)));
+    for (let round = 0; round < 3; round++) {
+      const path = newPath();
+      await writeFile(path, '{"put":[{"id":"a"}],"delete":[]}\n');
+      await writeFile(`${path}.lock`, `${deadPid()}\n`);
+      const children = [startChild(script, ['hold', path]), startChild(script, ['hold', path])];
+      try {
+        const bothOpen = new Promise<undefined>((resolve) => setTimeout(resolve, 8000));
+        const loser = await Promise.race([bothOpen, ...children.map((child) => child.exited.then(() => child))]);
+        if (!loser) throw new Error(`both processes opened the file: ${JSON.stringify(children.map((child) => child.messages))}`);
+        const winner = children.find((child) => child !== loser);
+        expect(loser.messages.at(-1)).toMatchObject({ type: 'error', kind: 'unavailable', message: expect.stringContaining(`in use by process ${winner?.pid}`) });
+        expect(await winner?.next('loaded')).toMatchObject({ count: 1 });
+        expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${winner?.pid}\n`);
+      } finally {
+        for (const child of children) child.kill();
+      }
+    }
+  });
+
   it('takes over a lock left by a dead process, by an earlier process with this pid (a restarted container), or left empty', async () => {
     for (const holder of [`${deadPid()}\n`, `${process.pid}\n`, '']) {
       const path = newPath();

@@ -19,7 +19,7 @@ export interface StorageSuiteOptions {
   /** What the adapter's `durable` says; a durable adapter is also checked across a close and a reopen. */
   readonly durable: boolean;
   readonly open: (place: string) => OutboxStorage | Promise<OutboxStorage>;
-  /** Entries in the "many entries" test (2,000 unless told). */
+  /** Entries in the "many entries" test: a multiple of 40 (2,000 unless told). */
   readonly many?: number;
 }
 
