@@ -55,7 +55,7 @@ function parseLine(line: string): { put: StoredObject[]; delete: string[] } | un
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const put: unknown = Reflect.get(value, 'put') ?? [];
   const del: unknown = Reflect.get(value, 'delete') ?? [];
   if (!Array.isArray(put) || !Array.isArray(del) || !put.every((entry) => isEntry(entry)) || !del.every((id) => typeof id === 'string')) return undefined;

@@ -68,14 +68,24 @@ describe('FileStorage', () => {
     expect(ids(await storageAt(path).load())).toEqual(['a', 'b', 'e']);
   });
 
-  it('refuses a log damaged before its last line with OutboxError unavailable naming the line, and leaves the file as it is', async () => {
+  it.each(['not json', '[]', 'null', '"text"', '{"put":[{"no id":1}]}', '{"put":[{"id":7}]}', '{"put":{"id":"a"}}', '{"put":[["id"]]}', '{"delete":[1]}', '{"delete":"a"}'])(
+    'refuses a log damaged before its last line (%s) with OutboxError unavailable naming the line, and leaves the file as it is',
+    async (damaged) => {
+      const path = newPath();
+      const text = `{"put":[{"id":"a"}],"delete":[]}\n${damaged}\n{"put":[{"id":"b"}],"delete":[]}\n`;
+      await writeFile(path, text);
+      const error = await rejection(storageAt(path).load());
+      expect(error).toBeInstanceOf(OutboxError);
+      expect(error).toMatchObject({ kind: 'unavailable', message: expect.stringContaining('line 2') });
+      expect(await readFile(path, 'utf8')).toBe(text);
+    },
+  );
+
+  it('lets go of the lock of a damaged log, so that it opens once repaired', async () => {
     const path = newPath();
-    const text = '{"put":[{"id":"a"}],"delete":[]}\nnot json\n{"put":[{"id":"b"}],"delete":[]}\n{"put":[{"no id":1}]}\n';
-    await writeFile(path, text);
-    const error = await rejection(storageAt(path).load());
-    expect(error).toBeInstanceOf(OutboxError);
-    expect(error).toMatchObject({ kind: 'unavailable', message: expect.stringContaining('line 2') });
-    expect(await readFile(path, 'utf8')).toBe(text);
+    await writeFile(path, 'damaged\n');
+    await expect(storageAt(path).load()).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(existsSync(`${path}.lock`)).toBe(false);
     // Its lock was let go: once the file is repaired, it opens.
     await writeFile(path, '{"put":[{"id":"a"}],"delete":[]}\n');
     expect(ids(await storageAt(path).load())).toEqual(['a']);
