@@ -66,9 +66,9 @@ export class IndexedDBStorage<E extends StoredObject = StoredObject> implements 
         for (const id of remove) store.delete(id);
         for (const entry of put) store.put(entry);
       } catch (error) {
-        // put() throws at once on a value it cannot clone: abort what this commit did so far.
+        // put() throws at once on a value it cannot clone (not JSON): undo this commit, refuse it.
         tx.abort();
-        reject(failure(error, 'write'));
+        reject(new TypeError(`IndexedDBStorage: an entry cannot be stored: ${describe(error)}`, { cause: error }));
       }
     });
   }
