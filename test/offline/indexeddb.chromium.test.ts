@@ -6,10 +6,10 @@
  * IndexedDB refuses, a database of a newer version); another tab deleting the database is not
  * blocked by an open storage.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, hasChromium, launchChromium } from '../frameworks/chromium.js';
-import { openTab, servePages, type Pages } from './pages.js';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chromiumMissing, hasChromium } from '../frameworks/chromium.js';
+import { chromiumSession } from './pages.js';
 
 /** What a rejected promise of the page said, as plain data. */
 interface Refusal {
@@ -23,14 +23,8 @@ if (!hasChromium) {
   chromiumMissing('IndexedDBStorage in a real browser');
 } else {
   describe('IndexedDBStorage in Chromium', { timeout: 20_000 }, () => {
-    let browser: Browser;
-    let pages: Pages;
-    let context: BrowserContext;
     let page: Page;
-    const errors: string[] = [];
-
-    beforeAll(async () => {
-      pages = await servePages();
+    const session = chromiumSession((pages) =>
       pages.add(
         'sandboxed.html',
         // An opaque origin (sandbox without allow-same-origin): IndexedDB throws SecurityError there.
@@ -41,23 +35,11 @@ if (!hasChromium) {
             (error) => parent.postMessage({ name: error.name, kind: error.kind, message: error.message, cause: error.cause?.name }, '*'));
         </script>"></iframe>
         <script>addEventListener('message', (event) => { window.heard = event.data; });</script>`,
-      );
-      browser = await launchChromium();
-    }, 30_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await pages?.close();
-    });
+      ),
+    );
 
     beforeEach(async () => {
-      context = await browser.newContext();
-      page = await openTab(context, `${pages.url}page.html`, errors);
-    });
-
-    afterEach(async () => {
-      await context?.close();
-      expect(errors.splice(0)).toEqual([]);
+      page = await session.tab();
     });
 
     it('a commit survives a reload, in the database named from the outbox', async () => {
@@ -96,8 +78,8 @@ if (!hasChromium) {
     });
 
     it("a write past the origin's quota: OutboxError 'quota', nothing applied, and smaller writes go on", async () => {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Storage.overrideQuotaForOrigin', { origin: pages.url.slice(0, -1), quotaSize: 256 * 1024 });
+      const cdp = await session.context.newCDPSession(page);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin: session.pages.url.slice(0, -1), quotaSize: 256 * 1024 });
       const result = await page.evaluate(async () => {
         const storage = new window.offline!.IndexedDBStorage({ name: 'quota' });
         await storage.load();
@@ -128,17 +110,17 @@ if (!hasChromium) {
     }
 
     it("an indexedDB.open that throws: load() rejects with OutboxError 'unavailable'", async () => {
-      await context.addInitScript(() => {
+      await session.context.addInitScript(() => {
         IDBFactory.prototype.open = () => {
           throw new DOMException('The user denied permission to access the database.', 'SecurityError');
         };
       });
-      const denied = await openTab(context, `${pages.url}page.html`, errors);
+      const denied = await session.tab();
       expect(await refusal(denied, 'denied')).toEqual({ name: 'OutboxError', kind: 'unavailable', message: expect.stringContaining('SecurityError'), cause: 'SecurityError' });
     });
 
     it("a sandboxed frame (opaque origin), where Chromium's IndexedDB refuses: 'unavailable'", async () => {
-      await page.goto(`${pages.url}sandboxed.html`);
+      await page.goto(`${session.pages.url}sandboxed.html`);
       const seen = await page.waitForFunction(() => window.heard).then((handle) => handle.jsonValue());
       expect(seen).toEqual({ name: 'OutboxError', kind: 'unavailable', message: expect.stringContaining('SecurityError'), cause: 'SecurityError' });
     });
@@ -161,7 +143,7 @@ if (!hasChromium) {
         window.storage = storage;
         await storage.commit({ put: [{ id: 'a' }] });
       });
-      const other = await openTab(context, `${pages.url}page.html`, errors);
+      const other = await session.tab();
       const deleted = await other.evaluate(
         () =>
           new Promise<string>((resolve) => {

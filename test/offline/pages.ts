@@ -9,7 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { launchChromium } from '../frameworks/chromium.js';
 
 declare global {
   interface Window {
@@ -100,4 +102,48 @@ export async function within(ms: number, condition: () => Promise<boolean>): Pro
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return Date.now() - start;
+}
+
+/** The browser and pages of a describe block: one Chromium and server for the block, a fresh profile (context) per test. */
+export interface ChromiumSession {
+  readonly pages: Pages;
+  readonly context: BrowserContext;
+  /** A new tab on the test page (or `path`), once the package is loaded. */
+  tab(path?: string): Promise<Page>;
+}
+
+/** Register the hooks (call inside a describe): uncaught page errors fail the test. */
+export function chromiumSession(setup: (pages: Pages) => void = () => undefined): ChromiumSession {
+  let browser: Browser | undefined;
+  let pages: Pages | undefined;
+  let context: BrowserContext | undefined;
+  const errors: string[] = [];
+  beforeAll(async () => {
+    pages = await servePages();
+    setup(pages);
+    browser = await launchChromium();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await pages?.close();
+  });
+  beforeEach(async () => {
+    context = await browser?.newContext();
+  });
+  afterEach(async () => {
+    await context?.close();
+    expect(errors.splice(0)).toEqual([]);
+  });
+  const session: ChromiumSession = {
+    get pages(): Pages {
+      if (pages === undefined) throw new Error('no pages before beforeAll');
+      return pages;
+    },
+    get context(): BrowserContext {
+      if (context === undefined) throw new Error('no browser context before beforeEach');
+      return context;
+    },
+    tab: (path = 'page.html') => openTab(session.context, `${session.pages.url}${path}`, errors),
+  };
+  return session;
 }

@@ -5,42 +5,20 @@
  * tab leads within a second and the closed one is no longer live. The same with the lease (Web
  * Locks left out, as on an insecure origin): one leader, the closed leader replaced.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, hasChromium, launchChromium } from '../frameworks/chromium.js';
-import { openTab, servePages, within, type Pages } from './pages.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing, hasChromium } from '../frameworks/chromium.js';
+import { chromiumSession, within } from './pages.js';
 
 if (!hasChromium) {
   chromiumMissing('tab coordination in a real browser');
 } else {
   describe('tabs in Chromium', { timeout: 20_000 }, () => {
-    let browser: Browser;
-    let pages: Pages;
-    let context: BrowserContext;
-    const errors: string[] = [];
-
-    beforeAll(async () => {
-      pages = await servePages();
-      browser = await launchChromium();
-    }, 30_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await pages?.close();
-    });
-
-    beforeEach(async () => {
-      context = await browser.newContext();
-    });
-
-    afterEach(async () => {
-      await context?.close();
-      expect(errors.splice(0)).toEqual([]);
-    });
+    const session = chromiumSession();
 
     /** A tab that joined `name`; it records what it hears in `window.heard`. */
     async function join(name: string, lease = false): Promise<{ page: Page; id: string }> {
-      const page = await openTab(context, `${pages.url}page.html`, errors);
+      const page = await session.tab();
       const id = await page.evaluate(
         async ([group, withoutLocks]) => {
           const heard: unknown[] = [];
