@@ -24,6 +24,8 @@ export class IndexedDBStorage<E extends StoredObject = StoredObject> implements 
   #name: string | undefined;
   #factory: Pick<IDBFactory, 'open'> | undefined;
   #db: Promise<IDBDatabase> | undefined;
+  /** The open database, once it is: commits then start their transaction at once, in call order. */
+  #handle: IDBDatabase | undefined;
   #closed = false;
 
   constructor(options: IndexedDBStorageOptions = {}) {
@@ -44,7 +46,7 @@ export class IndexedDBStorage<E extends StoredObject = StoredObject> implements 
     const db = await this.#open(outbox);
     return new Promise<E[]>((resolve, reject) => {
       const request = transaction(db, 'readonly').objectStore(STORE).getAll();
-      request.onsuccess = () => resolve(request.result as E[]);
+      request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(failure(request.error, 'read'));
     });
   }
@@ -54,27 +56,23 @@ export class IndexedDBStorage<E extends StoredObject = StoredObject> implements 
     const remove = change.delete ?? [];
     for (const entry of put) if (typeof entry?.id !== 'string') throw new TypeError('IndexedDBStorage: every entry put needs a string id');
     for (const id of remove) if (typeof id !== 'string') throw new TypeError('IndexedDBStorage: ids to delete must be strings');
-    const db = await this.#open();
-    if (put.length === 0 && remove.length === 0) return;
-    await new Promise<void>((resolve, reject) => {
-      const tx = transaction(db, 'readwrite');
-      tx.oncomplete = () => resolve();
-      // An error of one request aborts the whole transaction: nothing of the commit is applied.
-      tx.onabort = () => reject(failure(tx.error, 'write'));
-      const store = tx.objectStore(STORE);
-      try {
-        for (const id of remove) store.delete(id);
-        for (const entry of put) store.put(entry);
-      } catch (error) {
-        // put() throws at once on a value it cannot clone (not JSON): undo this commit, refuse it.
-        tx.abort();
-        reject(new TypeError(`IndexedDBStorage: an entry cannot be stored: ${describe(error)}`, { cause: error }));
-      }
-    });
+    if (put.length === 0 && remove.length === 0) return this.#open().then(() => undefined);
+    // The transaction copies the entries when it starts: now if the database is open, else on a
+    // copy taken now (an entry changed after commit() must not change what is stored).
+    const db = this.#handle;
+    if (db !== undefined) return write(db, put, remove);
+    let copies: readonly E[];
+    try {
+      copies = structuredClone(put);
+    } catch (error) {
+      return Promise.reject(notStorable(error));
+    }
+    return this.#open().then((opened) => write(opened, copies, remove));
   }
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#handle = undefined;
     const db = this.#db;
     this.#db = Promise.reject(new TypeError('IndexedDBStorage: used after close()'));
     this.#db.catch(() => undefined);
@@ -110,6 +108,7 @@ export class IndexedDBStorage<E extends StoredObject = StoredObject> implements 
         settled = true;
         // Another tab deleting or upgrading the database: give way; later commits reject.
         db.onversionchange = () => db.close();
+        this.#handle = db;
         resolve(db);
       };
       request.onerror = () => fail(request.error);
@@ -118,6 +117,29 @@ export class IndexedDBStorage<E extends StoredObject = StoredObject> implements 
     this.#db.catch(() => undefined);
     return this.#db;
   }
+}
+
+/** One commit: one readwrite transaction, settled when it completes (durable) or aborts (nothing applied). */
+function write(db: IDBDatabase, put: readonly StoredObject[], remove: readonly string[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const tx = transaction(db, 'readwrite');
+    tx.oncomplete = () => resolve();
+    // An error of one request aborts the whole transaction: nothing of the commit is applied.
+    tx.onabort = () => reject(failure(tx.error, 'write'));
+    const store = tx.objectStore(STORE);
+    try {
+      for (const id of remove) store.delete(id);
+      for (const entry of put) store.put(entry);
+    } catch (error) {
+      // put() throws at once on a value it cannot copy (not JSON): undo this commit, refuse it.
+      tx.abort();
+      reject(notStorable(error));
+    }
+  });
+}
+
+function notStorable(error: unknown): TypeError {
+  return new TypeError(`IndexedDBStorage: an entry cannot be stored: ${describe(error)}`, { cause: error });
 }
 
 function transaction(db: IDBDatabase, mode: IDBTransactionMode): IDBTransaction {
