@@ -10,8 +10,9 @@
  */
 import { callSafely } from '../util/events.js';
 import { newKey } from '../util/ids.js';
+import type { JsonValue } from './storage.js';
 
-/** What an outbox needs from the tabs around it. */
+/** What an outbox needs from the tabs around it (the engine's TabCoordinator, and more). */
 export interface Tabs {
   /** This tab's id, unique among the tabs of the origin. */
   readonly tabId: string;
@@ -19,12 +20,14 @@ export interface Tabs {
   readonly isLeader: boolean;
   /** Called with the new value each time `isLeader` changes. Returns the unsubscribe function. */
   onLeaderChange(listener: (isLeader: boolean) => void): () => void;
-  /** Send a structured-cloneable message to the other tabs (never to this one). */
-  broadcast(message: unknown): void;
+  /** Send a message to the other tabs (never to this one). */
+  broadcast(message: JsonValue): void;
   /** Called with each message another tab broadcast. Returns the unsubscribe function. */
-  onMessage(listener: (message: unknown) => void): () => void;
+  onMessage(listener: (message: JsonValue) => void): () => void;
   /** The ids of the tabs alive now, this one included: entries claimed by any other tab are orphans. */
   liveTabs(): Promise<string[]>;
+  /** Settles once this tab knows whether it leads (at once outside a browser). */
+  readonly ready: Promise<void>;
   /** Leave: release the locks, stop beating, close the channel. The next tab in line leads. */
   close(): void;
 }
@@ -38,10 +41,10 @@ export interface TabsOptions {
   heartbeat?: number;
 }
 
-type Wire = { k: 'm'; d: unknown } | { k: 'h'; id: string; since: number } | { k: 'q' | 'b'; id: string };
+type Wire = { k: 'm'; d: JsonValue } | { k: 'h'; id: string; since: number } | { k: 'q' | 'b'; id: string };
 
-/** Join the tabs of `name`; resolves once this tab knows whether it leads. */
-export async function joinTabs(name: string, options: TabsOptions = {}): Promise<Tabs> {
+/** Join the tabs of `name`: this tab leads at once when alone in Node, else once elected (`onLeaderChange`, `ready`). */
+export function joinTabs(name: string, options: TabsOptions = {}): Tabs {
   if (typeof name !== 'string' || name === '') throw new TypeError('joinTabs: name must be a non-empty string');
   const heartbeat = options.heartbeat ?? 1000;
   if (!(heartbeat > 0)) throw new TypeError('joinTabs: heartbeat must be a positive number of ms');
@@ -50,15 +53,16 @@ export async function joinTabs(name: string, options: TabsOptions = {}): Promise
   const locks = options.locks !== undefined ? options.locks : browser ? (globalThis.navigator?.locks ?? null) : null;
   const tabs = new TabGroup(`rest-proxy-outbox:${name}`, Channel === null ? null : new Channel(`rest-proxy-outbox:${name}`));
   if (tabs.channel === null) tabs.lead(true);
-  else await (locks !== null ? tabs.byLocks(locks) : tabs.byLease(heartbeat));
+  else tabs.ready = (locks !== null ? tabs.byLocks(locks) : Promise.resolve(false)).then((elected) => (elected ? undefined : tabs.byLease(heartbeat)));
   return tabs;
 }
 
 class TabGroup implements Tabs {
   readonly tabId = newKey();
   isLeader = false;
+  ready = Promise.resolve();
   #leaderListeners = new Set<(isLeader: boolean) => void>();
-  #messageListeners = new Set<(message: unknown) => void>();
+  #messageListeners = new Set<(message: JsonValue) => void>();
   #closers: (() => void)[] = [];
   #live: () => Promise<string[]> = async () => [this.tabId];
   #closed = false;
@@ -81,12 +85,12 @@ class TabGroup implements Tabs {
     return () => this.#leaderListeners.delete(listener);
   }
 
-  onMessage(listener: (message: unknown) => void): () => void {
+  onMessage(listener: (message: JsonValue) => void): () => void {
     this.#messageListeners.add(listener);
     return () => this.#messageListeners.delete(listener);
   }
 
-  broadcast(message: unknown): void {
+  broadcast(message: JsonValue): void {
     this.#send({ k: 'm', d: message });
   }
 
@@ -118,9 +122,12 @@ class TabGroup implements Tabs {
     if (!this.#silent) this.channel?.postMessage(message);
   }
 
-  /** Hold a lock until close(); resolves once it is granted (true) or, with `ifAvailable`, refused (false). */
-  #hold(locks: LockManager, name: string, options: LockOptions, granted: () => void): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
+  /**
+   * Hold a lock until close(): resolves once it is granted (true), refused with `ifAvailable`
+   * (false), or failed (undefined: a SecurityError in an opaque origin, aborted by close()).
+   */
+  #hold(locks: LockManager, name: string, options: LockOptions, granted: () => void): Promise<boolean | undefined> {
+    return new Promise<boolean | undefined>((resolve) => {
       locks
         .request(name, options, (lock) => {
           resolve(lock !== null);
@@ -128,22 +135,24 @@ class TabGroup implements Tabs {
           granted();
           return new Promise<void>((release) => this.#closers.push(release));
         })
-        .catch(() => undefined); // aborted by close()
+        .catch(() => resolve(undefined));
     });
   }
 
-  async byLocks(locks: LockManager): Promise<void> {
+  /** Elect by Web Locks; false when they cannot be used here (then the lease elects). */
+  async byLocks(locks: LockManager): Promise<boolean> {
     const tabPrefix = `${this.lock}:tab:`;
-    await this.#hold(locks, tabPrefix + this.tabId, {}, () => undefined);
+    if ((await this.#hold(locks, tabPrefix + this.tabId, {}, () => undefined)) !== true) return this.#closed;
     this.#live = async () => {
       const { held = [] } = await locks.query();
       return held.flatMap(({ name }) => (name?.startsWith(tabPrefix) ? [name.slice(tabPrefix.length)] : []));
     };
-    if (await this.#hold(locks, this.lock, { ifAvailable: true }, () => this.lead(true))) return;
+    if (await this.#hold(locks, this.lock, { ifAvailable: true }, () => this.lead(true))) return true;
     // Wait in line: the browser grants the lock when the leader closes, crashes or navigates away.
     const abort = new AbortController();
     this.#closers.push(() => abort.abort());
     void this.#hold(locks, this.lock, { signal: abort.signal }, () => this.lead(true));
+    return true;
   }
 
   async byLease(heartbeat: number): Promise<void> {

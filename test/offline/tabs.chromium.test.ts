@@ -23,7 +23,8 @@ if (!hasChromium) {
         async ([group, withoutLocks]) => {
           const heard: unknown[] = [];
           window.heard = heard;
-          const tabs = await window.tabs!.joinTabs(group, withoutLocks ? { locks: null, heartbeat: 200 } : {});
+          const tabs = window.tabs!.joinTabs(group, withoutLocks ? { locks: null, heartbeat: 200 } : {});
+          await tabs.ready;
           tabs.onMessage((message) => heard.push(message));
           tabs.onLeaderChange((leads) => heard.push({ leads }));
           window.joined = tabs;
