@@ -45,7 +45,7 @@ Object.assign(window, { offline, tabs, restProxy });
 export interface Pages {
   /** `http://127.0.0.1:PORT/` */
   url: string;
-  /** Serve `body` (HTML) at `/<name>`. */
+  /** Serve `body` at `/<name>` (HTML, or JavaScript for a name ending in .js). */
   add(name: string, body: string): void;
   close(): Promise<void>;
 }
@@ -54,6 +54,7 @@ export interface Pages {
 export async function servePages(): Promise<Pages> {
   if (!existsSync(join(DIST, 'offline.js'))) throw new Error('dist/offline.js is missing: run `npm run build` first');
   const extra = new Map<string, string>([['/page.html', PAGE]]);
+  const type = (path: string): string => TYPES[extname(path)] ?? 'application/octet-stream';
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     const send = (status: number, type: string, body: string | Buffer): void => {
@@ -61,11 +62,11 @@ export async function servePages(): Promise<Pages> {
       response.end(body);
     };
     const page = extra.get(path);
-    if (page !== undefined) return send(200, 'text/html', page);
+    if (page !== undefined) return send(200, type(path), page);
     const file = normalize(join(DIST, decodeURIComponent(path.replace(/^\/dist\//, ''))));
     if (!path.startsWith('/dist/') || !file.startsWith(DIST) || file.includes(`${sep}..`)) return send(404, 'text/plain', 'not found');
     readFile(file).then(
-      (body) => send(200, TYPES[extname(file)] ?? 'application/octet-stream', body),
+      (body) => send(200, type(file), body),
       () => send(404, 'text/plain', 'not found'),
     );
   });
@@ -82,6 +83,19 @@ export async function servePages(): Promise<Pages> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Serve the pages of `context` from Node even when it is offline, as an app's service worker
+ * would from its cache: `context.setOffline(true)` then cuts the page off its API server only.
+ */
+export async function cacheApp(context: BrowserContext, pages: Pages): Promise<void> {
+  // Pages served by a route count as public: let them reach the API server on 127.0.0.1 (Local Network Access).
+  await context.grantPermissions(['local-network-access']);
+  await context.route(`${pages.url}**`, async (route) => {
+    const response = await fetch(route.request().url());
+    await route.fulfill({ status: response.status, headers: Object.fromEntries(response.headers), body: Buffer.from(await response.arrayBuffer()) });
+  });
 }
 
 /** A new tab on the test page, once the package is loaded; its uncaught errors go to `errors`. */
