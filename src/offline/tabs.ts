@@ -157,7 +157,7 @@ class TabGroup implements Tabs {
 
   async byLease(heartbeat: number): Promise<void> {
     const channel = this.channel;
-    if (channel === null) return;
+    if (channel === null || this.#closed) return;
     const expiry = heartbeat * 3;
     const seen = new Map<string, { at: number; since: number }>();
     let since = 0; // when this tab took the lead, 0 while it does not lead

@@ -107,6 +107,17 @@ describe('the BroadcastChannel lease', () => {
     expect([leader.isLeader, other.isLeader].filter(Boolean)).toHaveLength(1);
   });
 
+  it('a tab closed before it is elected never leads, and the others never see it', async () => {
+    const other = await leaseTab('early');
+    const tab = joinTabs('early', { channel: BroadcastChannel, locks: null, heartbeat: BEAT });
+    tab.close();
+    await tab.ready;
+    await new Promise((resolve) => setTimeout(resolve, 4 * BEAT));
+    expect(tab.isLeader).toBe(false);
+    expect(other.isLeader).toBe(true);
+    expect(await other.liveTabs()).toEqual([other.tabId]);
+  });
+
   it('refuses a heartbeat that is not a positive number', () => {
     expect(() => joinTabs('bad', { channel: BroadcastChannel, locks: null, heartbeat: 0 })).toThrow(TypeError);
   });
