@@ -50,11 +50,16 @@ export class MemoryStorage<E extends StoredObject = StoredObject> implements Out
 
   commit(change: StorageCommit<E>): Promise<void> {
     if (this.#closed) return Promise.reject(new TypeError('MemoryStorage: commit() after close()'));
-    // Copied in, as a real storage would: an entry changed after its commit is not changed here.
-    const put = (change.put ?? []).map((entry) => structuredClone(entry));
-    for (const id of change.delete ?? []) this.#entries.delete(id);
-    for (const entry of put) this.#entries.set(entry.id, entry);
-    return Promise.resolve();
+    try {
+      // Copied in, as a real storage would: an entry changed after its commit is not changed here.
+      // One that cannot be copied rejects the commit before anything of it is applied.
+      const put = (change.put ?? []).map((entry) => structuredClone(entry));
+      for (const id of change.delete ?? []) this.#entries.delete(id);
+      for (const entry of put) this.#entries.set(entry.id, entry);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   close(): Promise<void> {
