@@ -4,6 +4,7 @@
  * pending, so that a sync that resolves has sent every change made before it was called.
  */
 import { BatchError } from '../errors/BatchError.js';
+import { extensions } from '../model/extensions.js';
 import type { Model } from '../model/Model.js';
 import { claimWrites, editedSinceApplied, unwatchSends } from '../model/writes.js';
 import { holdInvalid } from '../model/validate.js';
@@ -114,7 +115,10 @@ export class Syncs<M extends Model<object>> {
       // them after it (edits made while it runs wait for the next sync, as on a first try).
       const replayable = create.filter((record) => !removed.has(record) && editedSinceApplied(record));
       const batchOptions = { ...options, onOperationComplete: (operation: Operation) => operation.wasSuccessful() && host.wrote(operation) };
-      const batch = sending ? await host.proxy().batch({ create, update, destroy }, batchOptions) : await empty();
+      // With rest-proxy/associations: parents first, at any depth, across stores.
+      const order = extensions.inOrder;
+      const records = { create, update, destroy };
+      const batch = !sending ? await empty() : order ? await order.send(records, batchOptions, host.proxy()) : await host.proxy().batch(records, batchOptions);
       if (replayable.length > 0 && !batch.hasException()) await this.#followUp(batch, replayable, new Set(candidates), batchOptions);
       batch.operations.push(...invalid);
       batch.exceptions.push(...invalid);
