@@ -13,9 +13,10 @@ import { extensions } from '../model/extensions.js';
 import { META } from '../model/internal.js';
 import type { Model } from '../model/Model.js';
 import { proxyOf } from '../model/persistence.js';
-import { holdInvalid } from '../model/validate.js';
-import { claimWrites } from '../model/writes.js';
+import { holdInvalid, invalidError } from '../model/validate.js';
+import { claimWrites, editedSinceApplied, unwatchSends } from '../model/writes.js';
 import { Batch } from '../operation/Batch.js';
+import { planSync } from '../store/sync.js';
 import { Operation } from '../operation/Operation.js';
 import type { Action } from '../operation/types.js';
 import type { BatchOptions, Proxy } from '../proxy/Proxy.js';
@@ -99,6 +100,8 @@ class Run {
     readonly batch: Batch,
     readonly options: BatchOptions,
     readonly proxyFor: (record: Rec) => Proxy,
+    /** The records the caller gave (and checked); a parent added from outside them is checked here. */
+    readonly own: ReadonlySet<object> = new Set(),
   ) {}
 
   fail(action: Action, record: Rec, error: ProxyError): void {
@@ -121,7 +124,10 @@ class Run {
     const groups = new Map<Proxy, Rec[]>();
     for (const record of records) {
       const on = waitsFor(record).find((dep) => action !== 'destroy' || this.failed.has(dep));
+      // An invalid parent from outside is not sent (its store's sync reports it): what waits for it fails.
+      const invalid = action === 'create' && !this.own.has(record) ? invalidError(record, action) : undefined;
       if (on !== undefined) this.fail(action, record, dependencyError(action, record, on, this.failed.get(on)));
+      else if (invalid !== undefined) this.failed.set(record, invalid);
       else {
         const proxy = this.proxyFor(record);
         const group = groups.get(proxy);
@@ -146,10 +152,11 @@ class Run {
 
 /**
  * A store's sync, in order: `proxy` sends the records given, each parent they wait for outside
- * them is saved through its own (its store's, else its model's). Resolves with the Batch (look at
+ * them is saved through its own (its store's, else its model's), once no write of it is in flight
+ * (`held`: the records the caller has made its write already, never waited for). Resolves with the Batch (look at
  * its exceptions); without anything to order, it is `proxy.batch(records)` as without this module.
  */
-export async function sendInOrder(records: GraphRecords, options: BatchOptions, proxy?: Proxy): Promise<Batch> {
+export async function sendInOrder(records: GraphRecords, options: BatchOptions, proxy?: Proxy, held: readonly object[] = []): Promise<Batch> {
   const create = records.create ?? [];
   const update = records.update ?? [];
   const destroy = records.destroy ?? [];
@@ -158,9 +165,11 @@ export async function sendInOrder(records: GraphRecords, options: BatchOptions, 
   let order = plan(create, update, destroy);
   let release = ignore;
   try {
-    if (order.cycle === undefined && order.extra.length > 0) {
+    const ours = new Set(held);
+    const outside = order.extra.filter((record) => !ours.has(record));
+    if (order.cycle === undefined && outside.length > 0) {
       // The parents outside: once no write of theirs is in flight, this sync writes them.
-      await claimFree(order.extra, new Promise<void>((resolve) => (release = resolve)));
+      await claimFree(outside, new Promise<void>((resolve) => (release = resolve)));
       order = plan(create, update, destroy);
     }
     const { cycle, creates, destroys } = order;
@@ -174,7 +183,7 @@ export async function sendInOrder(records: GraphRecords, options: BatchOptions, 
     const report = options.onOperationComplete;
     // A store hears of its own records' writes only.
     const sendOptions = report === undefined ? options : { ...options, onOperationComplete: (operation: Operation) => operation.records.every((record) => own.has(record)) && report(operation) };
-    const run = new Run(batch, sendOptions, (record) => (proxy !== undefined && own.has(record) ? proxy : proxyOf(record, {})));
+    const run = new Run(batch, sendOptions, (record) => (proxy !== undefined && own.has(record) ? proxy : proxyOf(record, {})), own);
     if (order.extra.length === 0 && creates.length <= 1 && destroys.length <= 1 && !update.some((record) => parentsOf(record).length > 0)) {
       // Nothing waits for anything: as without this module, each proxy's batch in its batchOrder.
       const groups = new Map<Proxy, { create: Rec[]; update: Rec[]; destroy: Rec[] }>();
@@ -228,14 +237,27 @@ export async function syncGraph(pending: GraphRecords, options: BatchOptions = {
   if (lists.length === 0 || !lists.every(Array.isArray)) throw new TypeError('syncGraph: expected { create?, update?, destroy? } arrays of records');
   let release = ignore;
   try {
-    await claimFree([...new Set(lists.flat())], new Promise<void>((resolve) => (release = resolve)));
-    // What is still pending once the writes in flight have ended.
-    const destroy = lists[2]?.filter((record) => !record.erased) ?? [];
-    const removed = new Set(destroy);
-    const create = lists[0]?.filter((record) => record.phantom && !record.erased && !removed.has(record)) ?? [];
-    const update = lists[1]?.filter((record) => !record.phantom && record.dirty && !record.erased && !removed.has(record)) ?? [];
+    const all = [...new Set(lists.flat())];
+    await claimFree(all, new Promise<void>((resolve) => (release = resolve)));
+    // What is still pending once the writes in flight have ended, as a store's sync plans it (a
+    // removed record whose create may have been applied is created, confirmed, then destroyed).
+    const removed = new Set(lists[2]);
+    const { create, update, destroy } = planSync(all, removed);
     const invalid = holdInvalid(create, update, removed);
-    const batch = await sendInOrder({ create, update, destroy }, options);
+    // A create re-sent under its key may be answered for its first try: edits made since follow it (as in a store's sync).
+    const replayable = create.filter(editedSinceApplied);
+    const batch = await sendInOrder({ create, update, destroy }, options, undefined, all);
+    const left = replayable.filter((record) => !record.phantom && !record.erased && record.dirty);
+    if (left.length > 0 && !batch.hasException()) {
+      const sent = new Set<object>(lists.flat());
+      for (const record of left) unwatchSends(record, sent);
+      const followUp = await sendInOrder({ update: left }, options, undefined, all);
+      batch.operations.push(...followUp.operations);
+      batch.exceptions.push(...followUp.exceptions);
+      batch.unsent.push(...followUp.unsent);
+      batch.isComplete = followUp.isComplete;
+      batch.isPaused = followUp.isPaused;
+    }
     batch.operations.push(...invalid);
     batch.exceptions.push(...invalid);
     const errors = batch.exceptions.flatMap((operation) => operation.error ?? []);

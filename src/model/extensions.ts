@@ -33,11 +33,12 @@ export interface Extensions {
    * Associations (src/associations/sync.ts): writes in dependency order. `save` saves what a
    * record waits for first (undefined when it waits for nothing; rejects with kind 'dependency'
    * or 'config'); `send` is a store sync's `proxy.batch`, in order, saving first what its records
-   * wait for outside it (`proxy`: the store's, for the records given).
+   * wait for outside it (`proxy`: the store's, for the records given; `held`: the records the
+   * sync holds, whose writes it is).
    */
   inOrder?: {
     save(record: Model<object>): Promise<void> | undefined;
-    send(records: { create?: readonly Model<object>[]; update?: readonly Model<object>[]; destroy?: readonly Model<object>[] }, options: BatchOptions, proxy: Proxy): Promise<Batch>;
+    send(records: { create?: readonly Model<object>[]; update?: readonly Model<object>[]; destroy?: readonly Model<object>[] }, options: BatchOptions, proxy: Proxy, held: readonly object[]): Promise<Batch>;
   };
   /**
    * Offline: the outbox a record of `model` writes through, when its model is attached to one.

@@ -118,7 +118,7 @@ export class Syncs<M extends Model<object>> {
       // With rest-proxy/associations: parents first, at any depth, across stores.
       const order = extensions.inOrder;
       const records = { create, update, destroy };
-      const batch = !sending ? await empty() : order ? await order.send(records, batchOptions, host.proxy()) : await host.proxy().batch(records, batchOptions);
+      const batch = !sending ? await empty() : order ? await order.send(records, batchOptions, host.proxy(), candidates) : await host.proxy().batch(records, batchOptions);
       if (replayable.length > 0 && !batch.hasException()) await this.#followUp(batch, replayable, new Set(candidates), batchOptions);
       batch.operations.push(...invalid);
       batch.exceptions.push(...invalid);

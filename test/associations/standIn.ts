@@ -20,6 +20,11 @@ const watchers = new Map<Rec, RecordOwner>();
 /** child -> records whose destroy goes first. */
 const destroyedBefore = new Map<Rec, Rec[]>();
 
+/** `record.set(key, value)` for a key the stand-in only knows as a string (the real module types it from the declaration). */
+function setKey(record: Rec, key: string, value: unknown): void {
+  Reflect.apply(record.set, record, [key, value]);
+}
+
 function noop(): void {
   // an owner hook the stand-in does not need
 }
@@ -33,7 +38,7 @@ extensions.destroysFirst = (record) => destroyedBefore.get(record) ?? [];
  */
 export function refer(child: Rec, key: string, parent: Rec): void {
   if (!parent.phantom) {
-    child.set(key, parent.getId());
+    setKey(child, key, parent.getId());
     return;
   }
   const list = references.get(child) ?? [];
@@ -50,7 +55,7 @@ export function refer(child: Rec, key: string, parent: Rec): void {
     afterCommit: (_record, _names, created) => {
       if (!created) return;
       for (const [each, refs] of references) {
-        for (const ref of refs) if (ref.parent === parent) each.set(ref.key, parent.getId());
+        for (const ref of refs) if (ref.parent === parent) setKey(each, ref.key, parent.getId());
       }
     },
   });
