@@ -26,6 +26,8 @@ export interface GraphSoakOptions {
   rate: number;
   concurrency: number;
   batchActions?: boolean;
+  /** Race the syncs: while one runs, some records are saved on their own and the posts' store syncs too. Default false. */
+  interleave?: boolean;
   maxRounds: number;
   maxMs: number;
 }
@@ -89,12 +91,19 @@ export async function runGraphSoak(server: TestServer, options: GraphSoakOptions
 
   let rounds = 0;
   let lastErrors: string[] = [];
+  const race = (): Promise<unknown>[] => {
+    if (!options.interleave) return [];
+    const saves = made.filter((entry) => !entry.removed && random() < 0.05).map((entry) => entry.record.save());
+    return [...saves, posts.sync()].map((running) => running.catch(() => undefined));
+  };
   const syncOnce = async (): Promise<boolean> => {
     rounds++;
+    const racing = race();
     const settled =
       rounds % 2 === 1
         ? await Promise.allSettled([syncGraph({ create: stores.flatMap((store) => store.getNewRecords()), update: stores.flatMap((store) => store.getUpdatedRecords()), destroy: stores.flatMap((store) => store.getRemovedRecords()) }, { concurrency: options.concurrency })])
         : await Promise.allSettled([comments, posts, users].map((store) => store.sync({ concurrency: options.concurrency })));
+    await Promise.all(racing);
     const errors = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
     for (const error of errors) if (!(error instanceof BatchError)) throw error;
     lastErrors = errors.flatMap((error) => (error instanceof BatchError ? error.errors.map((each) => `${each.kind}: ${each.message}`) : []));
@@ -153,7 +162,7 @@ export async function runGraphSoak(server: TestServer, options: GraphSoakOptions
   }
   const stats = server.stats;
   const summary =
-    `graph soak seed=${options.seed} rate=${options.rate} users=${options.users} records=${made.length} concurrency=${options.concurrency}${options.batchActions ? ' batched' : ''}: ` +
+    `graph soak seed=${options.seed} rate=${options.rate} users=${options.users} records=${made.length} concurrency=${options.concurrency}${options.batchActions ? ' batched' : ''}${options.interleave ? ' interleaved' : ''}: ` +
     `${done ? 'converged' : 'DID NOT CONVERGE'} after ${rounds} rounds in ${syncMs} ms; requests ${stats.requests}, faults ${stats.faulted}; ` +
     `duplicates ${duplicates.length}, orphans ${orphans.length}, missing ${missing.length}, client mismatches ${clientMismatches.length}`;
   forgetReferences();

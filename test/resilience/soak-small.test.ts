@@ -57,10 +57,10 @@ describe('soak (small)', () => {
 // Associated records (users -> posts -> comments, all new) created together under faults.
 describe('soak (small) with associated records', () => {
   it.each([
-    { seed: 37, concurrency: 4, batchActions: false, rate: 0.2 },
-    { seed: 41, concurrency: 1, batchActions: true, rate: 0.5 },
-  ])('seed $seed, concurrency $concurrency, batched $batchActions, faults in $rate of requests: each record once, every child on its parent', async ({ seed, concurrency, batchActions, rate }) => {
-    const result = await runGraphSoak(server, { users: 30, seed, rate, concurrency, batchActions, maxRounds: 15, maxMs: 10_000 });
+    { seed: 37, concurrency: 4, batchActions: false, interleave: true, rate: 0.2 },
+    { seed: 41, concurrency: 1, batchActions: true, interleave: false, rate: 0.5 },
+  ])('seed $seed, concurrency $concurrency, batched $batchActions, interleaved $interleave, faults in $rate of requests: each record once, every child on its parent', async ({ seed, concurrency, batchActions, interleave, rate }) => {
+    const result = await runGraphSoak(server, { users: 30, seed, rate, concurrency, batchActions, interleave, maxRounds: 15, maxMs: 10_000 });
     console.log(result.summary);
     expectGraphIntact(result);
   }, 15_000);

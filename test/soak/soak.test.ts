@@ -61,10 +61,11 @@ describe('soak', () => {
 
   // Associated records: users -> posts -> comments (about 1,000 records), all new, created together under faults.
   it.each([
-    { seed: SEED + 9, concurrency: 8, batchActions: false, rate: 0.2 },
-    { seed: SEED + 10, concurrency: 1, batchActions: true, rate: 0.5 },
-  ])('associated records (200 users with posts and comments), seed $seed, concurrency $concurrency, batched $batchActions: each once, every child on its parent', async ({ seed, concurrency, batchActions, rate }) => {
-    const result = await runGraphSoak(server, { users: 200, seed, rate, concurrency, batchActions, maxRounds: 30, maxMs: 60_000 });
+    { seed: SEED + 9, concurrency: 8, batchActions: false, interleave: false, rate: 0.2 },
+    { seed: SEED + 11, concurrency: 8, batchActions: false, interleave: true, rate: 0.2 },
+    { seed: SEED + 10, concurrency: 1, batchActions: true, interleave: true, rate: 0.5 },
+  ])('associated records (200 users with posts and comments), seed $seed, concurrency $concurrency, batched $batchActions, interleaved $interleave: each once, every child on its parent', async ({ seed, concurrency, batchActions, interleave, rate }) => {
+    const result = await runGraphSoak(server, { users: 200, seed, rate, concurrency, batchActions, interleave, maxRounds: 30, maxMs: 60_000 });
     console.log(result.summary);
     expectGraphIntact(result);
   });
