@@ -237,7 +237,7 @@ export async function syncGraph(pending: GraphRecords, options: BatchOptions = {
   if (lists.length === 0 || !lists.every(Array.isArray)) throw new TypeError('syncGraph: expected { create?, update?, destroy? } arrays of records');
   let release = ignore;
   try {
-    const all = [...new Set(lists.flat())];
+    const all = reach([...new Set(lists.flat())]);
     await claimFree(all, new Promise<void>((resolve) => (release = resolve)));
     // What is still pending once the writes in flight have ended, as a store's sync plans it (a
     // removed record whose create may have been applied is created, confirmed, then destroyed).
@@ -268,4 +268,10 @@ export async function syncGraph(pending: GraphRecords, options: BatchOptions = {
   }
 }
 
-extensions.inOrder = { save: saveFirst, send: sendInOrder };
+/** `records` and the new parents they need outside them, at any depth: what a sync of them takes as its writes at once. */
+export function reach<R extends Rec>(records: R[]): (R | Rec)[] {
+  const extra = ancestors(records, new Set(records));
+  return extra.length === 0 ? records : [...records, ...extra];
+}
+
+extensions.inOrder = { save: saveFirst, reach, send: sendInOrder };

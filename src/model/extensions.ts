@@ -38,6 +38,8 @@ export interface Extensions {
    */
   inOrder?: {
     save(record: Model<object>): Promise<void> | undefined;
+    /** The records a sync of `records` writes: with the new parents they need outside them, at any depth (`records` itself when none). */
+    reach(records: Model<object>[]): Model<object>[];
     send(records: { create?: readonly Model<object>[]; update?: readonly Model<object>[]; destroy?: readonly Model<object>[] }, options: BatchOptions, proxy: Proxy, held: readonly object[]): Promise<Batch>;
   };
   /**

@@ -101,8 +101,11 @@ export class Syncs<M extends Model<object>> {
     this.#running++;
     host.changed();
     try {
-      // Their writes in flight first: a save of one of them, or another store's sync.
-      const waits = claimWrites(candidates, done);
+      // Their writes in flight first: a save of one of them, or another store's sync. With
+      // rest-proxy/associations, the new parents they need are taken with them, at once.
+      const order = extensions.inOrder;
+      const held = order?.reach(candidates) ?? candidates;
+      const waits = claimWrites(held, done);
       if (waits.length > 0) await Promise.all(waits);
       const removed = new Set(host.removed());
       const { create, update, destroy } = planSync(candidates, removed);
@@ -116,9 +119,9 @@ export class Syncs<M extends Model<object>> {
       const replayable = create.filter((record) => !removed.has(record) && editedSinceApplied(record));
       const batchOptions = { ...options, onOperationComplete: (operation: Operation) => operation.wasSuccessful() && host.wrote(operation) };
       // With rest-proxy/associations: parents first, at any depth, across stores.
-      const order = extensions.inOrder;
       const records = { create, update, destroy };
-      const batch = !sending ? await empty() : order ? await order.send(records, batchOptions, host.proxy(), candidates) : await host.proxy().batch(records, batchOptions);
+      const proxy = host.proxy();
+      const batch = sending ? await (order?.send(records, batchOptions, proxy, held) ?? proxy.batch(records, batchOptions)) : await empty();
       if (replayable.length > 0 && !batch.hasException()) await this.#followUp(batch, replayable, new Set(candidates), batchOptions);
       batch.operations.push(...invalid);
       batch.exceptions.push(...invalid);

@@ -294,6 +294,32 @@ describe('races', () => {
   });
 });
 
+describe('two stores that each need a new record of the other', () => {
+  it('their syncs at once both complete: a sync takes the parents it needs when it takes its own records, never one after the other', async () => {
+    const { User, Post } = models();
+    server.db['posts']?.push({ id: 9, userId: 0, title: 'old' });
+    const users = new Store({ model: User, pageSize: 0 });
+    const posts = new Store({ model: Post, pageSize: 0 });
+    await posts.load();
+    const [ann, bo] = users.add([{ name: 'Ann' }, { name: 'Bo' }]);
+    const [post] = posts.add({ title: 'by Ann' });
+    const old = posts.getById(9);
+    if (!ann || !bo || !post || !old) throw new Error('not added');
+    refer(post, 'userId', ann); // the posts' store needs Ann
+    refer(bo, 'name', post); // the users' store needs the new post (for Bo)
+    // A save in flight holds the posts' sync while the users' sync starts.
+    server.inject({ type: 'delay', ms: 50, match: { method: 'PUT' } });
+    old.set('title', 'new');
+    const saving = old.save();
+    const both = Promise.all([posts.sync(), users.sync(), saving]);
+    const stuck = new Promise((resolve) => setTimeout(() => resolve('stuck'), 3_000));
+    expect(await Promise.race([both.then(() => 'done'), stuck])).toBe('done');
+    expect(rowsOf(server, 'users')).toHaveLength(2);
+    expect(rowsOf(server, 'posts')).toHaveLength(2);
+    expect(rowsOf(server, 'posts')[1]?.['userId']).toBe(ann.getId());
+  });
+});
+
 describe('updates and destroys in order', () => {
   it('an update that needs a created record follows it', async () => {
     const { User, Post } = models();
