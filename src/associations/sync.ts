@@ -124,10 +124,13 @@ class Run {
     const groups = new Map<Proxy, Rec[]>();
     for (const record of records) {
       const on = waitsFor(record).find((dep) => action !== 'destroy' || this.failed.has(dep));
+      if (on !== undefined) {
+        this.fail(action, record, dependencyError(action, record, on, this.failed.get(on)));
+        continue;
+      }
       // An invalid parent from outside is not sent (its store's sync reports it): what waits for it fails.
       const invalid = action === 'create' && !this.own.has(record) ? invalidError(record, action) : undefined;
-      if (on !== undefined) this.fail(action, record, dependencyError(action, record, on, this.failed.get(on)));
-      else if (invalid !== undefined) this.failed.set(record, invalid);
+      if (invalid !== undefined) this.failed.set(record, invalid);
       else {
         const proxy = this.proxyFor(record);
         const group = groups.get(proxy);
@@ -174,10 +177,15 @@ export async function sendInOrder(records: GraphRecords, options: BatchOptions, 
     }
     const { cycle, creates, destroys } = order;
     if (cycle !== undefined) {
+      // Nothing is sent: the records of the cycle fail, the others are not sent.
       const error = cycleError(cycle);
       const run = new Run(batch, options, (record) => proxyOf(record, {}));
-      for (const record of new Set(cycle)) run.fail('create', record, error);
-      batch.isPaused = true;
+      const looped = new Set(cycle);
+      for (const record of looped) run.fail('create', record, error);
+      run.stopped = batch.isPaused = true;
+      await run.step('create', create.filter((record) => !looped.has(record)), parentsOf);
+      await run.step('update', update, parentsOf);
+      await run.step('destroy', destroy, destroyedFirst);
       return batch;
     }
     const report = options.onOperationComplete;

@@ -162,6 +162,10 @@ describe.each([false, true])('a three-level graph in three stores, batchActions 
     expect(cycle?.kind).toBe('config');
     expect(cycle?.message).toMatch(/a cycle of keys among new records: (\w+-\d+) -> \w+-\d+ -> \w+-\d+ -> \1/);
     expect(cycle?.message).toContain(`${g.user.clientId} -> ${g.c1.clientId} -> ${g.p1.clientId} -> ${g.user.clientId}`);
+    // The records of the cycle fail; the others (the second post and its comment) are not sent.
+    expect(error.batch.exceptions.map((operation) => operation.records[0])).toEqual([g.user, g.c1, g.p1]);
+    expect(error.batch.unsent.map((operation) => operation.records[0])).toEqual([g.p2, g.c2]);
+    expect(error.message).toContain('2 not sent');
     // A store's sync and a save refuse it the same way.
     const storeError = await rejectionOf(g.posts.sync());
     expect(storeError).toBeInstanceOf(BatchError);
