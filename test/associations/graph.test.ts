@@ -213,6 +213,32 @@ describe("a child's save()", () => {
 });
 
 describe('a parent that cannot be sent', () => {
+  it("one store's sync: the parent's create failing in another store fails the store's records with 'dependency'; both stay pending", async () => {
+    const g = graph();
+    server.inject({ type: 'status', status: 400, match: { method: 'POST', path: '/users' } });
+    const error = await rejectionOf(g.comments.sync());
+    if (!(error instanceof BatchError)) throw new Error(`expected a BatchError, got ${String(error)}`);
+    expect(requestLines(server)).toEqual(['POST /users']);
+    expect(error.errors.map((each) => each.kind)).toEqual(['http', 'dependency', 'dependency', 'dependency', 'dependency']);
+    expect(g.users.getNewRecords()).toEqual([g.user]);
+    expect(g.comments.getNewRecords()).toEqual([g.c1, g.c2]);
+    await g.comments.sync();
+    expectLinked();
+  });
+
+  it('no answer from the server (retries spent): the sync stops, what waits is not sent (not failed), and the next sync sends it', async () => {
+    const g = graph(true);
+    server.inject({ type: 'reset-before', match: { method: 'POST', path: '/users' } }); // a POST without an idempotency key is not retried
+    const error = await rejectionOf(syncGraph(pendingOf(g.users, g.posts, g.comments)));
+    if (!(error instanceof BatchError)) throw new Error(`expected a BatchError, got ${String(error)}`);
+    expect(error.errors.map((each) => each.kind)).toEqual(['network']);
+    expect(error.batch.isPaused).toBe(true);
+    expect(error.batch.unsent.flatMap((operation) => operation.records)).toEqual([g.p1, g.p2, g.c1, g.c2]);
+    expect(new Set(requestLines(server))).toEqual(new Set(['POST /users']));
+    await syncGraph(pendingOf(g.users, g.posts, g.comments));
+    expectLinked();
+  });
+
   it("an invalid new parent outside the store is not sent; its children fail with 'dependency' whose cause is the validation error", async () => {
     const { User, Post } = models();
     class CheckedUser extends User {
