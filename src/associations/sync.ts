@@ -11,7 +11,7 @@ import { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { extensions } from '../model/extensions.js';
 import { META } from '../model/internal.js';
-import type { Model } from '../model/Model.js';
+import { Model } from '../model/Model.js';
 import { proxyOf } from '../model/persistence.js';
 import { holdInvalid, invalidError } from '../model/validate.js';
 import { claimWrites, editedSinceApplied, unwatchSends } from '../model/writes.js';
@@ -242,7 +242,9 @@ export function saveFirst(record: Rec): Promise<void> | undefined {
  */
 export async function syncGraph(pending: GraphRecords, options: BatchOptions = {}): Promise<Batch> {
   const lists = typeof pending === 'object' && pending !== null ? [pending.create ?? [], pending.update ?? [], pending.destroy ?? []] : [];
-  if (lists.length === 0 || !lists.every(Array.isArray)) throw new TypeError('syncGraph: expected { create?, update?, destroy? } arrays of records');
+  if (lists.length === 0 || !lists.every((list) => Array.isArray(list) && list.every((record) => record instanceof Model))) {
+    throw new TypeError('syncGraph: expected { create?, update?, destroy? } arrays of records');
+  }
   let release = ignore;
   try {
     const all = reach([...new Set(lists.flat())]);

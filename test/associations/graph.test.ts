@@ -428,3 +428,15 @@ describe('syncGraph and a removed record whose create may have been applied', ()
     expect(user.erased).toBe(true);
   });
 });
+
+describe('syncGraph: bad input', () => {
+  it('is a TypeError that says what it expects, before any request', async () => {
+    const { User } = models();
+    const message = 'syncGraph: expected { create?, update?, destroy? } arrays of records';
+    for (const bad of [null, 'users', { create: new Set([new User({ name: 'a' })]) }, { create: [{ name: 'a' }] }, { destroy: [undefined] }]) {
+      // @ts-expect-error: what a caller without types may pass
+      await expect(syncGraph(bad)).rejects.toThrow(new TypeError(message));
+    }
+    expect(server.requests).toEqual([]);
+  });
+});
