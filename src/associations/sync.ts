@@ -57,8 +57,8 @@ function ancestors(records: readonly Rec[], known: Set<Rec>): Rec[] {
   return found;
 }
 
-function cycleError(cycle: readonly Rec[]): ProxyError {
-  return new ProxyError('config', `write refused: a cycle of keys among new records: ${cycle.map((record) => record.clientId).join(' -> ')}; nothing was sent`, { mayHaveBeenApplied: false });
+function cycleError(cycle: readonly Rec[], among = 'keys among new records'): ProxyError {
+  return new ProxyError('config', `write refused: a cycle of ${among}: ${cycle.map((record) => record.clientId).join(' -> ')}; nothing was sent`, { mayHaveBeenApplied: false });
 }
 
 function dependencyError(action: Action | 'save', record: Rec, on: Rec, cause: unknown): ProxyError {
@@ -82,13 +82,13 @@ async function claimFree(records: readonly Rec[], until: Promise<unknown>): Prom
 }
 
 /** The order of a sync's writes, or the cycle that refuses it. */
-function plan(create: readonly Rec[], update: readonly Rec[], destroy: readonly Rec[]): { extra: Rec[]; creates: Rec[][]; destroys: Rec[][]; cycle?: Rec[] } {
+function plan(create: readonly Rec[], update: readonly Rec[], destroy: readonly Rec[]): { extra: Rec[]; creates: Rec[][]; destroys: Rec[][]; cycle?: Rec[]; destroyCycle?: Rec[] } {
   const known = new Set(create);
   const extra = ancestors([...create, ...update], known);
   const creates = orderLevels([...create, ...extra], parentsOf);
   const inDestroy = new Set(destroy);
   const destroys = orderLevels(destroy, (record) => destroyedFirst(record).filter((child) => inDestroy.has(child)));
-  return { extra, creates: creates.levels ?? [], destroys: destroys.levels ?? [], cycle: creates.cycle ?? destroys.cycle };
+  return { extra, creates: creates.levels ?? [], destroys: destroys.levels ?? [], cycle: creates.cycle, destroyCycle: destroys.cycle };
 }
 
 /** One sync's run: the Batch it fills, and which records failed (what waits for them is not sent). */
@@ -175,17 +175,18 @@ export async function sendInOrder(records: GraphRecords, options: BatchOptions, 
       await claimFree(outside, new Promise<void>((resolve) => (release = resolve)));
       order = plan(create, update, destroy);
     }
-    const { cycle, creates, destroys } = order;
+    const { creates, destroys, destroyCycle } = order;
+    const cycle = order.cycle ?? destroyCycle;
     if (cycle !== undefined) {
       // Nothing is sent: the records of the cycle fail, the others are not sent.
-      const error = cycleError(cycle);
+      const error = order.cycle ? cycleError(cycle) : cycleError(cycle, 'owned records destroyed');
       const run = new Run(batch, options, (record) => proxyOf(record, {}));
       const looped = new Set(cycle);
-      for (const record of looped) run.fail('create', record, error);
+      for (const record of looped) run.fail(order.cycle ? 'create' : 'destroy', record, error);
       run.stopped = batch.isPaused = true;
       await run.step('create', create.filter((record) => !looped.has(record)), parentsOf);
       await run.step('update', update, parentsOf);
-      await run.step('destroy', destroy, destroyedFirst);
+      await run.step('destroy', destroy.filter((record) => !looped.has(record)), destroyedFirst);
       return batch;
     }
     const report = options.onOperationComplete;

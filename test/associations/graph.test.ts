@@ -440,3 +440,24 @@ describe('syncGraph: bad input', () => {
     expect(server.requests).toEqual([]);
   });
 });
+
+describe('a cycle among owned records being destroyed', () => {
+  it('is refused with kind config naming it, before any request', async () => {
+    const { User } = models();
+    server.db['users']?.push({ id: 1, name: 'Ann' }, { id: 2, name: 'Bo' });
+    const users = new Store({ model: User, pageSize: 0 });
+    await users.load();
+    const [ann, bo] = [users.getById(1), users.getById(2)];
+    if (!ann || !bo) throw new Error('not loaded');
+    ownedBy(ann, [bo]);
+    ownedBy(bo, [ann]);
+    users.remove([ann, bo]);
+    server.requests.length = 0;
+    const error = await rejectionOf(syncGraph(pendingOf(users)));
+    if (!(error instanceof BatchError)) throw new Error(`expected a BatchError, got ${String(error)}`);
+    expect(server.requests).toEqual([]);
+    expect(error.errors[0]?.kind).toBe('config');
+    expect(error.errors[0]?.message).toMatch(/a cycle of owned records destroyed: users-\d+ -> users-\d+ -> users-\d+/);
+    expect(users.getRemovedRecords()).toEqual([ann, bo]);
+  });
+});
