@@ -5,4 +5,4 @@
  * an app that does not import it pays nothing for it.
  * @module rest-proxy/associations
  */
-export {};
+export { syncGraph, type GraphRecords } from './associations/sync.js';
