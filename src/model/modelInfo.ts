@@ -4,6 +4,7 @@
  */
 import { describeValue } from '../util/options.js';
 import { resourceName } from '../util/url.js';
+import { extensions } from './extensions.js';
 import { Field } from './fields.js';
 
 /** What the table is built from: a model class's statics. */
@@ -72,6 +73,16 @@ export function infoOf(model: ModelStatics): ModelInfo {
     mappedRoots: new Set(fields.flatMap((field) => (field.mapping === undefined ? [] : [field.mapping.split('.')[0] ?? field.mapping]))),
   };
   Object.defineProperty(prototype, INFO, { value: info, enumerable: false, configurable: true });
+  const ready = extensions.modelReady;
+  if (ready !== undefined) {
+    try {
+      ready(model);
+    } catch (error) {
+      // Checked again at the next use: a bad declaration never passes silently.
+      Reflect.deleteProperty(prototype, INFO);
+      throw error;
+    }
+  }
   return info;
 }
 

@@ -1,5 +1,6 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
+import { extensions } from '../model/extensions.js';
 import { belongsTo, now, unjoin } from '../model/internal.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import type { Batch } from '../operation/Batch.js';
@@ -14,7 +15,7 @@ import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, t
 import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
-import { StoreRecords, toDestroy } from './records.js';
+import { StoreRecords, toDestroy, UNLIST } from './records.js';
 import { Syncs } from './sync.js';
 
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
@@ -60,6 +61,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     super();
     const { data, ...rest } = isPlainObject(config) ? config : { data: undefined };
     applyOptions(this, 'Store', storeSchema, isPlainObject(config) ? rest : config);
+    this.session ??= extensions.defaultSession?.(this.model);
     if (!this.remoteSort) checkFieldNames(this.model, 'sorters', this.sorters);
     if (!this.remoteFilter) checkFieldNames(this.model, 'filters', this.filters);
     if (!this.remoteGroup && this.groupField !== undefined) checkFieldNames(this.model, 'groupField', [{ property: this.groupField }]);
@@ -223,6 +225,16 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.fire('datachanged', { store: this });
     this.#queueAutoSync();
     return removed;
+  }
+
+  /** @internal Unlist records without marking them for destroy (an association store's members follow their keys). */
+  [UNLIST](records: readonly M[]): void {
+    const taken = this.#records.list.take(new Set(records));
+    if (taken.length === 0) return;
+    for (const { record } of taken) unjoin(record, this.#records.owner);
+    this.#refresh();
+    this.fire('remove', { store: this, records: taken.map(({ record }) => record), indexes: taken.map(({ shownAt }) => shownAt) });
+    this.fire('datachanged', { store: this });
   }
 
   removeAt(index: number, count = 1): M[] {
