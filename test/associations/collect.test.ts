@@ -3,31 +3,13 @@
  * are collected; new and edited ones are held until synced. Observed with WeakRefs and a real
  * garbage collector, as test/store/release.test.ts does.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/index.js';
 import { Session } from '../../src/associations.js';
+import { collected } from '../helpers/gc.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { serve, User } from './models.js';
 
-function collector(): () => void {
-  const exposed: unknown = Reflect.get(globalThis, 'gc');
-  if (typeof exposed === 'function') return () => Reflect.apply(exposed, undefined, []);
-  setFlagsFromString('--expose-gc');
-  const made: unknown = runInNewContext('gc');
-  if (typeof made !== 'function') throw new Error('no garbage collector to call');
-  return () => Reflect.apply(made, undefined, []);
-}
-const gc = collector();
-
-async function collected(refs: readonly WeakRef<object>[]): Promise<number> {
-  for (let round = 0; round < 30 && refs.some((ref) => ref.deref() !== undefined); round++) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    gc();
-  }
-  return refs.filter((ref) => ref.deref() !== undefined).length;
-}
 
 let server: TestServer;
 beforeEach(async () => {
