@@ -8,7 +8,7 @@
 import { plugIn } from './associations/accessors.js';
 
 export { belongsTo, hasMany, hasOne, manyToMany } from './associations/declare.js';
-export type { Accessor, Association, BelongsToOptions, HasManyOptions, LinkStore, ManyToManyOptions, NestedOptions, Target } from './associations/declare.js';
+export type { Accessor, AssociatedStore, Association, BelongsToOptions, HasManyOptions, LinkStore, ManyToManyOptions, NestedOptions, Target } from './associations/declare.js';
 export { Session } from './associations/session.js';
 export { AssociationStore } from './associations/stores.js';
 

@@ -4,13 +4,13 @@
  * that two classes can name each other).
  */
 import { infoOf } from '../model/modelInfo.js';
-import { isModelClass, Model, type ModelClass } from '../model/Model.js';
+import { isModelClass, Model } from '../model/Model.js';
 import type { DataOf } from '../model/types.js';
 import type { Store } from '../store/Store.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 
 /** A model class, given lazily: `() => Post`. */
-export type Target<M extends Model> = () => ModelClass<M>;
+export type Target<M extends Model> = () => new (...args: never[]) => M;
 
 /** Nested read and write of an association's records in its owner's answers and bodies. */
 export interface NestedOptions {
@@ -59,8 +59,14 @@ export interface Association<K extends Kind, M extends Model> {
 const KINDS = ['hasMany', 'belongsTo', 'hasOne', 'manyToMany'] as const;
 export type Kind = (typeof KINDS)[number];
 
+/** The store of a hasMany (`user.posts()`): a Store whose members follow the foreign keys. */
+export interface AssociatedStore<M extends Model> extends Store<M> {
+  /** Whether its records were read: by its `load()`, or nested in an answer. */
+  loaded: boolean;
+}
+
 /** The store of a manyToMany: `link` and `unlink` add and remove join records. */
-export interface LinkStore<M extends Model> extends Store<M> {
+export interface LinkStore<M extends Model> extends AssociatedStore<M> {
   /** Link a record: a join record is made, created by the next sync. */
   link(record: M): void;
   /** Unlink a record: its join record is destroyed by the next sync. */
@@ -74,7 +80,7 @@ export interface LinkStore<M extends Model> extends Store<M> {
  */
 export type Accessor<A, W extends 'get' | 'set' | 'load' = 'get'> =
   A extends Association<'hasMany', infer M>
-    ? () => Store<M>
+    ? () => AssociatedStore<M>
     : A extends Association<'manyToMany', infer M>
       ? () => LinkStore<M>
       : A extends Association<'belongsTo' | 'hasOne', infer M>

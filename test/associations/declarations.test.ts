@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Model, Store } from '../../src/index.js';
 import { belongsTo, hasMany } from '../../src/associations.js';
 
-function base(name: string, fields: Record<string, 'int' | 'string'>) {
+function base<const F extends Record<string, 'int' | 'string'>>(name: string, fields: F) {
   return Model.define({ entityName: name, fields });
 }
 
