@@ -5,6 +5,7 @@
  */
 import { ADOPT, extensions, HOLD } from '../model/extensions.js';
 import { isModelClass, Model } from '../model/Model.js';
+import { INFO } from '../model/modelInfo.js';
 import type { ModelClass, PersistOptions } from '../model/types.js';
 import { isValidId } from '../operation/types.js';
 import { describeValue } from '../util/options.js';
@@ -101,12 +102,23 @@ function accessorsOf(link: Link): void {
 }
 
 const equipped = new WeakSet<object>();
+/** The models being checked now (checking one reads the field tables of the others, and its own). */
+const checking = new Set<object>();
 
 /** A model class is first used: check its associations and install their accessors. */
 function ready(model: object): void {
-  if (!isModelClass(model) || equipped.has(model)) return;
-  for (const link of prepare(model)) accessorsOf(link);
-  equipped.add(model);
+  if (!isModelClass(model) || equipped.has(model) || checking.has(model)) return;
+  checking.add(model);
+  try {
+    for (const link of prepare(model)) accessorsOf(link);
+    equipped.add(model);
+  } catch (error) {
+    // Its field table may have been kept meanwhile (checking reads it): dropped, so that the next use checks again.
+    Reflect.deleteProperty(model.prototype, INFO);
+    throw error;
+  } finally {
+    checking.delete(model);
+  }
 }
 
 const coreLoad = Model.load;

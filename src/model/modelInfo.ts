@@ -72,17 +72,9 @@ export function infoOf(model: ModelStatics): ModelInfo {
     idKey: idField?.mapping ?? model.idProperty,
     mappedRoots: new Set(fields.flatMap((field) => (field.mapping === undefined ? [] : [field.mapping.split('.')[0] ?? field.mapping]))),
   };
+  // Before the table is kept: a bad declaration throws again at the next use.
+  extensions.modelReady?.(model);
   Object.defineProperty(prototype, INFO, { value: info, enumerable: false, configurable: true });
-  const ready = extensions.modelReady;
-  if (ready !== undefined) {
-    try {
-      ready(model);
-    } catch (error) {
-      // Checked again at the next use: a bad declaration never passes silently.
-      Reflect.deleteProperty(prototype, INFO);
-      throw error;
-    }
-  }
   return info;
 }
 

@@ -210,10 +210,14 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * unless its create is in flight or may have been applied (it is then destroyed once created).
    */
   remove(records: M | readonly M[]): M[] {
+    return this.#take(records, true);
+  }
+
+  #take(records: M | readonly M[], destroy: boolean): M[] {
     const taken = this.#records.list.take(new Set<M>(Array.isArray(records) ? records : [records]));
     if (taken.length === 0) return [];
     for (const { record, at } of taken) {
-      if (toDestroy(record)) {
+      if (destroy && toDestroy(record)) {
         this.#records.changes.remove(record, at);
       } else {
         unjoin(record, this.#records.owner);
@@ -223,18 +227,13 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.#refresh();
     this.fire('remove', { store: this, records: removed, indexes: taken.map(({ shownAt }) => shownAt) });
     this.fire('datachanged', { store: this });
-    this.#queueAutoSync();
+    if (destroy) this.#queueAutoSync();
     return removed;
   }
 
   /** @internal Unlist records without marking them for destroy (an association store's members follow their keys). */
   [UNLIST](records: readonly M[]): void {
-    const taken = this.#records.list.take(new Set(records));
-    if (taken.length === 0) return;
-    for (const { record } of taken) unjoin(record, this.#records.owner);
-    this.#refresh();
-    this.fire('remove', { store: this, records: taken.map(({ record }) => record), indexes: taken.map(({ shownAt }) => shownAt) });
-    this.fire('datachanged', { store: this });
+    this.#take(records, false);
   }
 
   removeAt(index: number, count = 1): M[] {
