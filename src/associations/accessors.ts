@@ -12,7 +12,8 @@ import { describeValue } from '../util/options.js';
 import { isAssociated, prepare, type Link } from './declare.js';
 import { referenced, waitsFor } from './references.js';
 import { Session, sessionOf } from './session.js';
-import { attach, storeFor } from './stores.js';
+import { LinkedStore } from './links.js';
+import { attach, madeStore, storeFor } from './stores.js';
 
 declare module '../model/types.js' {
   interface PersistOptions {
@@ -60,8 +61,10 @@ function accessorsOf(link: Link): void {
   const Name = capitalised(link.name);
   if (link.kind === 'hasMany' || link.kind === 'manyToMany') {
     install(prototype, link.name, function (this: Model) {
-      if (link.kind === 'manyToMany') throw new TypeError(`${link.owner.getEntityName()}.${link.name}: manyToMany is not available yet`);
-      return storeFor(sessionHolding(this), this, link);
+      const session = sessionHolding(this);
+      if (link.kind === 'hasMany') return storeFor(session, this, link);
+      const made = madeStore(this, link);
+      return made instanceof LinkedStore ? made : new LinkedStore(this, link, session);
     }, link);
     return;
   }

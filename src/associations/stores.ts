@@ -17,8 +17,25 @@ import type { Session } from './session.js';
 
 type Added = Model | ModelInit<Record<string, unknown>> | ReadonlyArray<Model | ModelInit<Record<string, unknown>>>;
 
+/** The store of a manyToMany, as the keys of its join records tell it (links.ts). */
+export interface JoinView {
+  /** A join record now points at this store's owner, or its other key changed. */
+  joined(join: Model): void;
+  /** A join record no longer points at this store's owner. */
+  left(join: Model): void;
+}
+
 /** The association stores made: owner record -> association name -> store. */
-const made = new WeakMap<object, Map<string, AssociationStore>>();
+const made = new WeakMap<object, Map<string, AssociationStore | JoinView>>();
+/** Where each join record is counted now, per manyToMany. */
+const joined = new WeakMap<object, Map<Link, JoinView>>();
+
+/** Keep the store of `link` of this owner (one per owner and association). */
+export function register(owner: Model, link: Link, store: AssociationStore | JoinView): void {
+  let stores = made.get(owner);
+  if (stores === undefined) made.set(owner, (stores = new Map()));
+  stores.set(link.name, store);
+}
 /** Where each record is listed now, per association whose key it holds. */
 const placed = new WeakMap<object, Map<Link, AssociationStore>>();
 /** Associations whose records an answer brought nested before their store was made: owner -> names. */
@@ -30,8 +47,27 @@ export function parentOf(session: Session, child: Model, link: Link): Model | un
 }
 
 /** The store of `link` of this owner, when it was made. */
-export function madeStore(owner: Model | undefined, link: Link): AssociationStore | undefined {
+export function madeStore(owner: Model | undefined, link: Link): AssociationStore | JoinView | undefined {
   return owner === undefined ? undefined : made.get(owner)?.get(link.name);
+}
+
+function asView(store: AssociationStore | JoinView | undefined): AssociationStore | undefined {
+  return store instanceof AssociationStore ? store : undefined;
+}
+
+/** A join record's keys may have changed: count it in the store its owner key says. */
+function moveJoin(join: Model, link: Link, to: JoinView | undefined, otherChanged: boolean): void {
+  let map = joined.get(join);
+  const from = map?.get(link);
+  if (from === to) {
+    if (otherChanged) to?.joined(join);
+    return;
+  }
+  if (map === undefined) joined.set(join, (map = new Map()));
+  if (to === undefined) map.delete(link);
+  else map.set(link, to);
+  from?.left(join);
+  to?.joined(join);
 }
 
 function move(record: Model, link: Link, to: AssociationStore | undefined): void {
@@ -50,23 +86,28 @@ export function place(session: Session, record: Model, names: readonly string[] 
   const links = keyLinksOf(record.constructor);
   for (let i = 0; i < links.length; i++) {
     const link = links[i];
-    if (link === undefined || (link.kind !== 'hasMany' && link.kind !== 'hasOne')) continue;
-    if (names !== undefined && !names.includes(link.foreignKey)) continue;
-    move(record, link, madeStore(parentOf(session, record, link), link));
+    if (link === undefined || link.kind === 'belongsTo') continue;
+    const otherChanged = link.otherKey !== undefined && (names === undefined || names.includes(link.otherKey));
+    if (names !== undefined && !names.includes(link.foreignKey) && !otherChanged) continue;
+    const store = madeStore(parentOf(session, record, link), link);
+    if (link.kind === 'manyToMany') moveJoin(record, link, store instanceof AssociationStore ? undefined : store, otherChanged);
+    else move(record, link, asView(store));
   }
 }
 
 /** The record is gone: it leaves every association store. */
 export function unplace(record: Model): void {
   const map = placed.get(record);
-  if (map === undefined) return;
   placed.delete(record);
-  for (const store of map.values()) store[UNLIST]([record]);
+  for (const store of map?.values() ?? []) store[UNLIST]([record]);
+  const joins = joined.get(record);
+  joined.delete(record);
+  for (const view of joins?.values() ?? []) view.left(record);
 }
 
 /** An answer brought the records of `link` of this owner nested: its store counts as loaded. */
 export function markRead(owner: Model, link: Link): void {
-  const store = madeStore(owner, link);
+  const store = asView(madeStore(owner, link));
   if (store !== undefined) store.loaded = true;
   else {
     let names = readEarly.get(owner);
@@ -105,9 +146,7 @@ export class AssociationStore extends Store<Model> {
     this.#owner = owner;
     this.#link = link;
     this.#session = session;
-    let stores = made.get(owner);
-    if (stores === undefined) made.set(owner, (stores = new Map()));
-    stores.set(link.name, this);
+    register(owner, link, this);
     this.loaded = readEarly.get(owner)?.delete(link.name) === true;
     for (const record of session.records(link.target)) if (parentOf(session, record, link) === owner) move(record, link, this);
   }
@@ -176,5 +215,5 @@ export class AssociationStore extends Store<Model> {
 
 /** The store of `link` of `owner` in its session: the same store on every call. */
 export function storeFor(session: Session, owner: Model, link: Link): AssociationStore {
-  return madeStore(owner, link) ?? new AssociationStore(owner, link, session);
+  return asView(madeStore(owner, link)) ?? new AssociationStore(owner, link, session);
 }

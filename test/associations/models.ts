@@ -1,6 +1,6 @@
 /** Models for the association tests: users, their posts, the posts' comments, and a profile per user. */
 import { Model } from '../../src/index.js';
-import { belongsTo, hasMany, hasOne, type Accessor } from '../../src/associations.js';
+import { belongsTo, hasMany, hasOne, manyToMany, type Accessor } from '../../src/associations.js';
 
 export class User extends Model.define({ entityName: 'User', fields: { id: 'int', name: 'string' }, proxy: { type: 'rest', url: '/users' } }) {
   static associations = {
@@ -34,4 +34,20 @@ export function serve(url: string): void {
   Post.setProxy({ type: 'rest', url: `${url}/posts` });
   Comment.setProxy({ type: 'rest', url: `${url}/comments` });
   Profile.setProxy({ type: 'rest', url: `${url}/profiles` });
+}
+
+export class Group extends Model.define({ entityName: 'Group', fields: { id: 'int', title: 'string' }, proxy: { type: 'rest', url: '/groups' } }) {}
+
+export class Membership extends Model.define({ entityName: 'Membership', fields: { id: 'int', memberId: 'int', groupId: 'int' }, proxy: { type: 'rest', url: '/memberships' } }) {}
+
+export class Member extends Model.define({ entityName: 'Member', fields: { id: 'int', name: 'string' }, proxy: { type: 'rest', url: '/members' } }) {
+  static associations = { groups: manyToMany(() => Group, { through: () => Membership, foreignKey: 'memberId', otherKey: 'groupId' }) };
+  declare groups: Accessor<typeof Member.associations.groups>;
+}
+
+/** Point the many-to-many models at a test server. */
+export function serveGroups(url: string): void {
+  Group.setProxy({ type: 'rest', url: `${url}/groups` });
+  Membership.setProxy({ type: 'rest', url: `${url}/memberships` });
+  Member.setProxy({ type: 'rest', url: `${url}/members` });
 }
