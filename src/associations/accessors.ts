@@ -13,6 +13,7 @@ import { isAssociated, prepare, type Link } from './declare.js';
 import { referenced, waitsFor } from './references.js';
 import { Session, sessionOf } from './session.js';
 import { LinkedStore } from './links.js';
+import { readAnswer } from './nested.js';
 import { attach, madeStore, storeFor } from './stores.js';
 
 declare module '../model/types.js' {
@@ -146,6 +147,7 @@ export function plugIn(): void {
     return isAssociated(model) ? Session.default : undefined;
   };
   extensions.waitsFor = waitsFor;
+  extensions.readAnswer = (record, item) => (record instanceof Model ? readAnswer(record, item, () => sessionHolding(record)) : undefined);
   Object.defineProperty(Model.prototype, 'session', {
     configurable: true,
     get(this: Model) {

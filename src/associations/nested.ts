@@ -50,10 +50,26 @@ export function checkNested(model: object, records: readonly Model[]): void {
   for (const record of records) checkData(model, record[DATA], '', 1);
 }
 
-/** Read the nested data `fresh` brought for `owner` (the session's record of that id): session records, keys filled. */
-export function readNested(session: Session, owner: Model, fresh: Model): void {
+/**
+ * A write's answer for `record` (extensions.readAnswer): its nested data checked now (a throw
+ * refuses the answer), taken out of `item`, and read once the record is committed.
+ */
+export function readAnswer(record: Model, item: Record<string, unknown>, session: () => Session): (() => void) | undefined {
+  const links = linksOf(record.constructor);
+  if (links.length === 0) return undefined;
+  checkData(record.constructor, item, '', 1);
+  const nested: Record<string, unknown> = {};
+  for (const link of links) {
+    if (!link.read || !Object.hasOwn(item, link.associationKey)) continue;
+    put(nested, link.associationKey, item[link.associationKey]);
+    delete item[link.associationKey];
+  }
+  return () => readNested(session(), record, nested);
+}
+
+/** Read the nested data of `owner` (the session's record of that id) in `data`: session records, keys filled. */
+export function readNested(session: Session, owner: Model, data: Record<string, unknown>): void {
   const links = linksOf(owner.constructor);
-  const data = fresh[DATA];
   for (let i = 0; i < links.length; i++) {
     const link = links[i];
     if (link === undefined || !link.read || !Object.hasOwn(data, link.associationKey)) continue;

@@ -5,7 +5,7 @@
  * hear their edits, commits and erasures: the association stores follow the keys through it.
  */
 import { ADOPT, HOLD, type Identity } from '../model/extensions.js';
-import { belongsTo, join, recordOwner, type RecordOwner } from '../model/internal.js';
+import { belongsTo, DATA, join, recordOwner, type RecordOwner } from '../model/internal.js';
 import type { Model } from '../model/Model.js';
 import { takeServerRecord } from '../model/persistence.js';
 import { idKey, keyOf, type IdKey } from '../store/list.js';
@@ -145,7 +145,7 @@ export class Session implements Identity {
       const key = idKey(fresh);
       const held = key === undefined ? undefined : this.get(model, key);
       const record = held ?? fresh;
-      readNested(this, record, fresh);
+      readNested(this, record, fresh[DATA]);
       if (held === undefined) this[HOLD](fresh);
       else if (held !== fresh && (owner === undefined || !belongsTo(held, owner))) takeServerRecord(held, fresh);
       else return fresh;

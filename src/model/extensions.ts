@@ -40,6 +40,12 @@ export interface Extensions {
    */
   modelReady?: (model: object) => void;
   /**
+   * Associations: a write's answer for `record` arrived. Checks the nested data in `item` (a
+   * throw refuses the answer before anything is applied) and returns what reads it once the
+   * record is committed, if anything.
+   */
+  readAnswer?: (record: object, item: Record<string, unknown>) => (() => void) | undefined;
+  /**
    * Associations: the new records that must be created before `record` is written (its phantom
    * parents, through the keys it references). Empty for a record that waits for nothing.
    */

@@ -147,3 +147,38 @@ describe('against the real json-server', () => {
     expect(posts.map((post) => post.get('title'))).toEqual(['three']);
   });
 });
+
+describe('nested read in a save answer', () => {
+  let server: TestServer;
+  beforeEach(async () => {
+    server = await startTestServer({ resources: { users: [], posts: [], comments: [], profiles: [] } });
+    serve(server.url);
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('posts in the answer to a create become the session records, their keys the new id', async () => {
+    server.respond('POST', '/users', { status: 201, body: { id: 77, name: 'Cy', posts: [{ id: 5, title: 'welcome' }] } });
+    const session = new Session();
+    const store = new Store({ model: User, session });
+    const [user] = store.add({ name: 'Cy' });
+    await user?.save();
+    expect(user?.getId()).toBe(77);
+    const post = session.get(Post, 5);
+    expect(post?.get('userId')).toBe(77);
+    expect(post?.getUser()).toBe(user);
+    expect(user?.posts().getRange()).toEqual([post]);
+    expect(user?.posts().loaded).toBe(true);
+  });
+
+  it('a wrong shape refuses the answer: kind parse, the record stays as it was', async () => {
+    server.respond('POST', '/users', { status: 201, body: { id: 78, name: 'Di', posts: 'none' } });
+    const session = new Session();
+    const store = new Store({ model: User, session });
+    const [user] = store.add({ name: 'Di' });
+    await expect(user?.save()).rejects.toMatchObject({ kind: 'parse', message: expect.stringMatching(/nested \.posts: expected an array/) as unknown });
+    expect(user?.getId()).toBeUndefined();
+    expect(user?.phantom).toBe(true);
+  });
+});
