@@ -4,8 +4,20 @@
  * hook costs one property read where the core consults it, so an app that imports neither pays
  * nothing for them.
  */
-import type { Model } from './Model.js';
+import type { Batch } from '../operation/Batch.js';
+import type { Operation } from '../operation/Operation.js';
+import type { SyncOptions } from '../store/options.js';
+import type { SyncHost } from '../store/sync.js';
+import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import type { ModelClass } from './types.js';
+
+/** What the core asks of an outbox a model is attached to: its records' writes go through it. */
+export interface OutboxGate {
+  save(record: Model<object>, options: SaveOptions): Promise<Operation>;
+  destroy(record: Model<object>, options: PersistOptions): Promise<Operation>;
+  /** A store's sync of its pending records, through the outbox. */
+  sync<M extends Model<object>>(host: SyncHost<M>, options: SyncOptions): Promise<Batch>;
+}
 
 /**
  * The hooks. Each subpath owns its own members; the core only calls them.
@@ -22,11 +34,8 @@ export interface Extensions {
    * parents, through the keys it references). Empty for a record that waits for nothing.
    */
   waitsFor?: (record: Model<object>) => readonly Model<object>[];
-  /**
-   * Offline: the outbox a record of `model` writes through, when its model is attached to one.
-   * (The outbox decides the gate's shape; see src/offline/.)
-   */
-  outboxOf?: (model: ModelClass<Model<object>>) => object | undefined;
+  /** Offline: the outbox a record of `model` writes through, when its model is attached to one. */
+  outboxOf?: (model: ModelClass<Model<object>>) => OutboxGate | undefined;
 }
 
 /** @internal The hooks set by the subpaths imported so far. */

@@ -16,6 +16,7 @@ import { mayExist, reduce, SAVED } from './writeState.js';
 import { sameValue } from './fields.js';
 import { invalidError } from './validate.js';
 import { put } from '../util/path.js';
+import { extensions, type OutboxGate } from './extensions.js';
 
 /**
  * Take a freshly read copy of a record (its values and ETag): fields with local edits keep them
@@ -152,6 +153,8 @@ export async function runSave(record: Model<object>, options: PersistOptions, va
  * create.
  */
 export async function saveRecord(record: Model<object>, options: SaveOptions): Promise<Operation> {
+  const gate = gateOf(record, options);
+  if (gate) return gate.save(record, options);
   const validate = options.validate !== false;
   let followUp = false;
   const operation = await enqueue(record, async () => {
@@ -162,6 +165,14 @@ export async function saveRecord(record: Model<object>, options: SaveOptions): P
   });
   if (followUp) await enqueue(record, () => (record.erased ? Promise.resolve(operation) : runSave(record, options, validate)));
   return operation;
+}
+
+/** The outbox the record's model writes through (rest-proxy/offline), unless a proxy is given. */
+const gateOf = (record: Model<object>, options: PersistOptions): OutboxGate | undefined => (options.proxy ? undefined : extensions.outboxOf?.(record.getModelClass()));
+
+/** record.destroy(): in the record's write queue, or through its model's outbox. */
+export function destroyRecord(record: Model<object>, options: PersistOptions): Promise<Operation> {
+  return gateOf(record, options)?.destroy(record, options) ?? enqueue(record, () => runDestroy(record, options));
 }
 
 export async function runDestroy(record: Model<object>, options: PersistOptions): Promise<Operation> {

@@ -13,6 +13,7 @@ import type { Operation } from '../operation/Operation.js';
 import { WRITE_STATE } from '../operation/protocol.js';
 import type { BatchOptions, Proxy } from '../proxy/Proxy.js';
 import type { SyncOptions } from './options.js';
+import { extensions } from '../model/extensions.js';
 
 /** What a sync needs of its store. */
 export interface SyncHost<M extends Model<object>> {
@@ -66,6 +67,10 @@ export class Syncs<M extends Model<object>> {
 
   /** Run a sync after the ones before it. */
   run(options: SyncOptions): Promise<Batch> {
+    // Through an outbox (rest-proxy/offline): stored in this run, in order per record there.
+    const first = extensions.outboxOf && this.host.pending()[0];
+    const gate = first && extensions.outboxOf?.(first.getModelClass());
+    if (gate) return gate.sync(this.host, options);
     const run = this.#chain.then(() => this.#once(options));
     this.#chain = run.catch(ignore);
     return run;
