@@ -132,7 +132,9 @@ export class Outbox {
   }
 
   #save(record: Model<object>, options: SaveOptions): Promise<Operation> {
-    if (record.erased) return Promise.reject(new TypeError(`${record.getModelClass().getEntityName()}.save: the record was destroyed; make a new one to create it again`));
+    if (record.erased || this.#replay.entriesOf(record.clientId).at(-1)?.action === 'destroy') {
+      return Promise.reject(new TypeError(`${record.getModelClass().getEntityName()}.save: the record was destroyed; make a new one to create it again`));
+    }
     const phantom = record.phantom;
     const action = phantom ? 'create' : 'update';
     if (!phantom && !record.dirty && this.#replay.entriesOf(record.clientId).length === 0) return Promise.resolve(done(action, record));

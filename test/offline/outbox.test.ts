@@ -3,10 +3,10 @@
  * counted at once, settled on the server's answer, coalescing, restore after a reload.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProxyError, Store } from '../../src/index.js';
+import { Model, ProxyError, Store } from '../../src/index.js';
 import { MemoryStorage, Outbox, OutboxError } from '../../src/offline.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { attached, closeAll, proxyErrorOf, ReopenableStorage, requestLines, requestsOf, rowsOf } from './helpers.js';
+import { attached, closeAll, outboxProxy, proxyErrorOf, ReopenableStorage, requestLines, requestsOf, rowsOf } from './helpers.js';
 
 let server: TestServer;
 
@@ -142,13 +142,38 @@ describe('reload', () => {
 });
 
 describe('bad input', () => {
-  it('refuses at construction', async () => {
+  it('refuses at construction, naming the problem', async () => {
     const { Item } = await attached(server);
     const storage = new MemoryStorage();
-    expect(() => new Outbox({ name: 'other', storage, models: [Item] })).toThrow(/already attached/);
-    expect(() => new Outbox({ name: 'test', storage, models: [] })).toThrow(TypeError);
-    expect(() => new Outbox({ name: 'x', storage, models: [Item], maxAttempts: 0 })).toThrow(/maxAttempts/);
-    expect(ProxyError).toBeDefined();
+    const fresh = () => class extends Item {};
+    expect(() => new Outbox({ name: 'other', storage, models: [Item] })).toThrow(/items is already attached to the outbox "test"/);
+    expect(() => new Outbox({ name: 'test', storage, models: [fresh()] })).toThrow(/an outbox named "test" is already open/);
+    expect(() => new Outbox({ name: 'x', storage, models: [] })).toThrow(/models must be a non-empty array/);
+    expect(() => new Outbox({ name: 'x', storage, models: [fresh()], maxAttempts: 0 })).toThrow(/maxAttempts must be a number >= 1/);
+    class NoProxy extends Model<{ id: number }> {
+      static override entityName = 'loose';
+    }
+    expect(() => new Outbox({ name: 'x', storage, models: [NoProxy] })).toThrow(/loose has no proxy/);
+    class Batched extends Model<{ id: number }> {
+      static override entityName = 'batched';
+      static override proxy = outboxProxy(server, { batchActions: true });
+    }
+    expect(() => new Outbox({ name: 'x', storage, models: [Batched] })).toThrow(/batched's proxy has batchActions/);
+    const Twin = fresh();
+    Twin.proxy = outboxProxy(server);
+    expect(() => new Outbox({ name: 'x', storage, models: [fresh(), Twin] })).toThrow(/two attached models are named "items"/);
+    // Nothing of a refused outbox stays attached: the name and the models are free.
+    const ok = new Outbox({ name: 'x', storage, models: [fresh()] });
+    await ok.close();
+    expect(() => new Outbox({ name: 'x', storage: {} as never, models: [fresh()] })).toThrow(/storage must be an OutboxStorage/);
+  });
+
+  it('a save of an attached model with no answer yet settles only on the answer; a ProxyError there is a ProxyError', async () => {
+    const { Item } = await attached(server);
+    server.respond('POST', '/items', { status: 500, body: {} }, { times: 1 });
+    const error = await proxyErrorOf(new Item({ uid: 'b', name: 'bob', rev: 0 }).save());
+    expect(error).toBeInstanceOf(ProxyError);
+    expect(error.mayHaveBeenApplied).toBe(true);
     expect(OutboxError).toBeDefined();
   });
 });
