@@ -38,7 +38,7 @@ export const users = new Store({ model: User });
  */
 export const TARGETS = { typicalApp: 26 * 1024, restProxyOnly: 14 * 1024 };
 export const BUDGETS = { library: 37.55 * 1024, typicalApp: 34.8 * 1024, restProxyOnly: 17.0 * 1024 };
-export const DEV_BUDGETS = { library: 39.72 * 1024, typicalApp: 36.74 * 1024, restProxyOnly: 18.95 * 1024 };
+export const DEV_BUDGETS = { library: 39.75 * 1024, typicalApp: 36.74 * 1024, restProxyOnly: 18.95 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {

@@ -15,6 +15,8 @@ import type { ModelClass } from './types.js';
 export interface OutboxGate {
   save(record: Model<object>, options: SaveOptions): Promise<Operation>;
   destroy(record: Model<object>, options: PersistOptions): Promise<Operation>;
+  /** A store of the model loads: the records the outbox restored join it (once per store). */
+  restore<M extends Model<object>>(store: { readonly model: ModelClass<M>; add(records: readonly M[]): unknown; remove(records: readonly M[]): unknown }): void;
   /** A store's sync of its pending records, through the outbox. */
   sync<M extends Model<object>>(host: SyncHost<M>, options: SyncOptions): Promise<Batch>;
 }

@@ -42,6 +42,8 @@ export class Outbox {
   /** @internal */
   readonly models = new Map<string, AnyModel>();
   readonly #replay: Replay;
+  /** The stores the restored records joined. */
+  readonly #joined = new WeakSet<object>();
   readonly #config: Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models'>> & Pick<OutboxConfig, 'migrate'>;
 
   constructor(config: OutboxConfig) {
@@ -77,6 +79,14 @@ export class Outbox {
       save: (record, options) => this.#save(record, options),
       destroy: (record, options) => this.#destroy(record, options),
       sync: (host, options) => this.#sync(host, options),
+      restore: (store) => {
+        if (this.#joined.has(store)) return;
+        this.#joined.add(store);
+        const model = store.model;
+        const records = this.#replay.restored.filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
+        store.add(records);
+        store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
+      },
     };
   }
 

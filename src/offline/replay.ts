@@ -41,6 +41,8 @@ export function done(action: EntryAction, record: Model<object>): Operation {
 
 export class Replay {
   readonly live = new Map<string, Model<object>>();
+  /** The records made again from stored entries on open(): stores of their model list them after their first load. */
+  readonly restored: Model<object>[] = [];
   readonly events = new Emitter();
   readonly #table = new EntryTable();
   readonly #waiters = new Waiters();
@@ -174,7 +176,9 @@ export class Replay {
     }
     for (const [clientId, ids] of this.#table.clients()) {
       const record = this.live.has(clientId) ? undefined : restoreRecord(clientId, [...ids].flatMap((id) => this.#table.get(id) ?? []), this.models);
-      if (record !== undefined) this.live.set(clientId, record);
+      if (record === undefined) continue;
+      this.live.set(clientId, record);
+      this.restored.push(record);
     }
     this.#ready = true;
     this.#start();
@@ -358,6 +362,8 @@ export class Replay {
       this.#paused = reason;
       this.events.emit('paused', { reason });
     }
+    // The writes waiting to be sent are kept: their saves hear it now, not after the pause.
+    for (const entry of this.#table.all.values()) if (entry.phase === 'queued') this.#waiters.settle(entry.id, undefined, queued(error));
     clearTimeout(this.#pauseTimer);
     this.#pauseTimer = undefined;
     if (reason === 'auth') return;

@@ -1,5 +1,6 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
+import { extensions } from '../model/extensions.js';
 import { belongsTo, now, unjoin } from '../model/internal.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import type { Batch } from '../operation/Batch.js';
@@ -303,6 +304,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   }
 
   #loaded(operation: Operation, options: LoadOptions, since: SinceLoad<M>): M[] {
+    // rest-proxy/offline: the records its outbox restored join the store first, their edits on top of the load.
+    extensions.outboxOf?.(this.model)?.restore<M>(this);
     const records = this.#records.adopt(operation.resultSet?.records ?? []);
     const listed = this.#records.applyLoad(records, options, since);
     this.#totalCount = operation.resultSet?.total ?? records.length;

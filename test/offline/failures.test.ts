@@ -47,6 +47,15 @@ describe('network failure, timeout, offline', () => {
     expect(requestsOf(server, 'POST')).toHaveLength(3);
   });
 
+  it('a save waiting behind the attempt that paused the outbox is told at once (kept), not when it is next sent', async () => {
+    const { Item } = await attached(server, { concurrency: 1 });
+    server.inject({ type: 'reset-before', match: { method: 'POST' } });
+    const saves = [new Item(bob).save(), new Item({ uid: 'c', name: 'cid', rev: 0 }).save()];
+    const errors = await Promise.all(saves.map((save) => proxyErrorOf(save)));
+    expect(errors.map((error) => [error.kind, error.queued])).toEqual([['network', true], ['network', true]]);
+    expect(requestsOf(server, 'POST')).toHaveLength(1);
+  });
+
   it('a timeout pauses it too', async () => {
     const { Item, outbox } = await attached(server, { proxy: { timeout: 100 } });
     server.inject({ type: 'stall', ms: 400, match: { method: 'POST' } });

@@ -177,3 +177,33 @@ describe('bad input', () => {
     expect(OutboxError).toBeDefined();
   });
 });
+
+describe('restore', () => {
+  it('stores of attached models show restored new records after their first load, hide pending destroys, keep pending updates on top', async () => {
+    server.db['items']!.push({ id: 2, uid: 'b', name: 'bob', rev: 0 });
+    const storage = new ReopenableStorage();
+    const before = await attached(server, { storage });
+    server.respond('PUT', '/items/1', { status: 401, body: {} }, { times: 1 });
+    const ann = new before.Item({ id: 1, uid: 'a', name: 'ann', rev: 0 });
+    ann.set('name', 'ANN');
+    await proxyErrorOf(ann.save());
+    const held = [new before.Item({ uid: 'c', name: 'cid', rev: 0 }).save(), new before.Item({ id: 2, uid: 'b', name: 'bob', rev: 0 }).destroy()];
+    await Promise.allSettled(held);
+    expect(before.outbox.getSnapshot()).toMatchObject({ pending: 3, paused: 'auth' });
+    await before.outbox.close();
+
+    // The reload: new classes, a new outbox over the same storage; the server refuses the first write again.
+    server.respond('PUT', '/items/1', { status: 401, body: {} }, { times: 1 });
+    const after = await attached(server, { storage, concurrency: 1 });
+    await after.outbox.flush();
+    expect(after.outbox.getSnapshot()).toMatchObject({ pending: 3, paused: 'auth' });
+    const store = new Store({ model: after.Item, pageSize: 0 });
+    await store.load();
+    const names = store.getRange().map((record) => [record.get('name'), record.phantom, record.dirty]).sort();
+    expect(names).toEqual([['ANN', false, true], ['cid', true, true]]);
+    after.outbox.resume();
+    await after.outbox.flush();
+    expect(rowsOf(server).map((row) => row['name'])).toEqual(['ANN', 'cid']);
+    expect(store.getRange().every((record) => !record.dirty)).toBe(true);
+  });
+});
