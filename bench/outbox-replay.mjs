@@ -35,6 +35,12 @@ const { typed: User } = libModels(lib);
 const proxyConfig = { url: `${base}/users`, idempotencyKey: true };
 let names = 0;
 
+/** Milliseconds of CPU this process used since `start` (the server is another process). */
+const cpuMs = (start) => {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+};
+
 const check = (records) => {
   const bad = records.filter((record) => record.phantom || typeof record.getId() !== 'number').length;
   if (bad > 0 || records.length !== count) throw new Error(`left ${bad} of ${records.length} records unsaved`);
@@ -46,11 +52,13 @@ const variants = [
     async run() {
       const store = new lib.Store({ model: User, proxy: new lib.RestProxy(proxyConfig), pageSize: 0 });
       store.add(items());
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       await store.sync();
       const t1 = performance.now();
+      const cpu = cpuMs(c0);
       check(store.getRange());
-      return { sync: t1 - t0 };
+      return { sync: t1 - t0, cpu };
     },
   },
   {
@@ -68,13 +76,16 @@ const variants = [
       const outbox = new lib.Outbox({ name: `bench-${++names}`, storage, models: [Online] });
       const restored = [];
       outbox.on('sent', ({ record }) => restored.push(record));
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       await outbox.open();
+      const opened = performance.now();
       await outbox.flush();
       const t1 = performance.now();
+      const cpu = cpuMs(c0);
       check(restored);
       await outbox.close();
-      return { sync: t1 - t0 };
+      return { sync: t1 - t0, cpu, open: opened - t0 };
     },
   },
 ];

@@ -52,6 +52,8 @@ export class Replay {
   #foreign: StoredObject[] = [];
   #seq = 0;
   #inFlight = 0;
+  /** Entries answered whose removal is being committed. */
+  #finishing = 0;
   #paused: false | PauseReason = false;
   #pauseError: ProxyError | undefined;
   #pauseTimer: ReturnType<typeof setTimeout> | undefined;
@@ -229,7 +231,7 @@ export class Replay {
     await this.open();
     this.#probe();
     for (;;) {
-      if (this.#inFlight === 0 && (this.#paused !== false || this.#table.sendable(1).length === 0)) return;
+      if (this.#inFlight === 0 && this.#finishing === 0 && (this.#paused !== false || this.#table.sendable(1).length === 0)) return;
       await new Promise<void>((resolve) => this.#idle.push(resolve));
     }
   }
@@ -300,6 +302,11 @@ export class Replay {
 
   async #succeed(entry: Entry, record: Model<object>, operation: Operation): Promise<void> {
     entry = this.#table.step(entry, { type: 'succeed' });
+    this.#finishing++;
+    // Its slot is free: others may go (its own later writes and its dependants wait until it is
+    // removed). A probe answered: back online.
+    if (this.#paused === 'offline') this.#unpause();
+    else this.#pump();
     const change: { put: Entry[]; delete: string[] } = { put: [], delete: [entry.id] };
     const clientId = entry.clientId;
     const id = record.getId();
@@ -308,8 +315,8 @@ export class Replay {
     const retarget: [Model<object>, string][] = [];
     if (entry.action === 'create') {
       // The id map: waiting entries take the id, in the same commit that removes the create.
-      for (const other of this.#table.all.values()) {
-        if (other === entry || (other.clientId !== clientId && !other.parents.includes(clientId))) continue;
+      for (const other of this.#table.waitingFor(clientId)) {
+        if (other === entry) continue;
         const values = { ...other.values };
         const live = this.live.get(other.clientId);
         for (const [name, value] of Object.entries(values)) {
@@ -326,10 +333,10 @@ export class Replay {
     // Durable: then live records take their id.
     for (const [live, name] of retarget) live.set({ [name]: id });
     this.#remove(entry.id);
-    if (this.#paused === 'offline') this.#unpause();
     if (entry.action === 'create') this.events.emit('idmapped', { record, clientId, id });
     this.events.emit('sent', { record, action: entry.action });
     this.#waiters.settle(entry.id, operation);
+    this.#finishing--;
     this.#view.changed();
     this.#pump();
   }

@@ -12,6 +12,8 @@ export class EntryTable {
   /** Per client id, its entries' ids in order. */
   readonly #clients = new Map<string, Set<string>>();
   readonly #sizes = new Map<string, number>();
+  /** The ids of the entries that wait for a phantom parent. */
+  readonly #children = new Set<string>();
   #bytes = 0;
 
   get(id: string): Entry | undefined {
@@ -45,6 +47,8 @@ export class EntryTable {
       ids.add(id);
     }
     this.all.set(id, entry);
+    if (entry.parents.length > 0) this.#children.add(id);
+    else this.#children.delete(id);
     const size = JSON.stringify(entry).length;
     this.#bytes += size - (this.#sizes.get(id) ?? 0);
     this.#sizes.set(id, size);
@@ -54,11 +58,22 @@ export class EntryTable {
     const entry = this.all.get(id);
     if (entry === undefined) return;
     this.all.delete(id);
+    this.#children.delete(id);
     const ids = this.#clients.get(entry.clientId);
     ids?.delete(id);
     if (ids?.size === 0) this.#clients.delete(entry.clientId);
     this.#bytes -= this.#sizes.get(id) ?? 0;
     this.#sizes.delete(id);
+  }
+
+  /** The record's entries and those that wait for it (its phantom children). */
+  waitingFor(clientId: string): Entry[] {
+    const out = [...(this.#clients.get(clientId) ?? [])].flatMap((id) => this.all.get(id) ?? []);
+    for (const id of this.#children) {
+      const entry = this.all.get(id);
+      if (entry !== undefined && entry.clientId !== clientId && entry.parents.includes(clientId)) out.push(entry);
+    }
+    return out;
   }
 
   step(entry: Entry, event: EntryEvent): Entry {
