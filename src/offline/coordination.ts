@@ -25,3 +25,21 @@ export function singleTab(): TabCoordinator {
   const none = (): (() => void) => () => undefined;
   return { tabId: `tab-${++tabs}`, isLeader: true, onLeaderChange: none, broadcast: () => undefined, onMessage: none, close: () => undefined };
 }
+
+/** Call `listener` when the browser may be back online: the `online` event, the page becoming visible. Returns an unsubscribe function. */
+export function onReconnect(listener: () => void): () => void {
+  const target: unknown = globalThis;
+  const page: unknown = Reflect.get(globalThis, 'document');
+  const visible = (): void => {
+    if (typeof page === 'object' && page !== null && Reflect.get(page, 'visibilityState') === 'visible') listener();
+  };
+  const pairs: [unknown, string, () => void][] = [[target, 'online', listener], [page, 'visibilitychange', visible]];
+  const call = (method: string): void => {
+    for (const [on, type, handler] of pairs) {
+      const fn: unknown = typeof on === 'object' && on !== null ? Reflect.get(on, method) : undefined;
+      if (typeof fn === 'function') fn.call(on, type, handler);
+    }
+  };
+  call('addEventListener');
+  return () => call('removeEventListener');
+}

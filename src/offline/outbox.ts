@@ -224,6 +224,7 @@ export class Outbox {
       }
       const error: unknown = outcome.reason;
       if (!(error instanceof ProxyError) || error.operation === undefined) throw error;
+      error.operation.error = error; // as the save was told (queued, when kept)
       batch.operations.push(error.operation);
       batch.exceptions.push(error.operation);
     }

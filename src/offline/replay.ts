@@ -12,7 +12,7 @@ import { ResultSet } from '../operation/ResultSet.js';
 import { Observable } from '../util/events.js';
 import { View } from '../util/notify.js';
 import { asJson, backoff, classify, queued, retryAfter, storedError } from './classify.js';
-import type { TabCoordinator } from './coordination.js';
+import { onReconnect, type TabCoordinator } from './coordination.js';
 import { type Entry, type EntryAction, type StoredError } from './entry.js';
 import { OutboxError } from './errors.js';
 import { MemoryStorage, type OutboxStorage, type StorageCommit, type StoredObject } from './storage.js';
@@ -66,7 +66,7 @@ export class Replay {
   #chain: Promise<unknown> = new Promise<void>((resolve) => (this.#start = resolve));
   #idle: (() => void)[] = [];
   #durable: boolean;
-  readonly #online = (): void => this.#probe();
+  #unlisten: () => void = () => undefined;
   /** What a failed entry's retry, discard and resolve change. */
   readonly #host: Host;
 
@@ -186,7 +186,7 @@ export class Replay {
     this.#start();
     if (change.put.length + change.delete.length > 0) await this.#commit(change);
     for (const entry of this.#table.all.values()) if (entry.phase === 'waiting') this.#wakeAt(entry);
-    Reflect.get(globalThis, 'addEventListener')?.call(globalThis, 'online', this.#online);
+    this.#unlisten = onReconnect(() => this.#probe());
     this.#view.changed();
     this.#pump();
   }
@@ -196,7 +196,7 @@ export class Replay {
     for (const timer of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
     clearTimeout(this.#pauseTimer);
-    Reflect.get(globalThis, 'removeEventListener')?.call(globalThis, 'online', this.#online);
+    this.#unlisten();
     this.tabs.close();
     this.#start();
     await this.#chain;

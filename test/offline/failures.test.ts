@@ -56,6 +56,19 @@ describe('network failure, timeout, offline', () => {
     expect(requestsOf(server, 'POST')).toHaveLength(1);
   });
 
+  it('the online event (or the page becoming visible) probes at once', async () => {
+    const target = new EventTarget();
+    vi.stubGlobal('addEventListener', target.addEventListener.bind(target));
+    vi.stubGlobal('removeEventListener', target.removeEventListener.bind(target));
+    const { Item, outbox } = await attached(server);
+    server.inject({ type: 'reset-before', match: { method: 'POST' } });
+    await proxyErrorOf(new Item(bob).save());
+    expect(outbox.getSnapshot().paused).toBe('offline');
+    target.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(outbox.getSnapshot().paused).toBe(false), { timeout: 500 });
+    vi.unstubAllGlobals();
+  });
+
   it('a timeout pauses it too', async () => {
     const { Item, outbox } = await attached(server, { proxy: { timeout: 100 } });
     server.inject({ type: 'stall', ms: 400, match: { method: 'POST' } });

@@ -3,10 +3,10 @@
  * counted at once, settled on the server's answer, coalescing, restore after a reload.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Model, ProxyError, Store } from '../../src/index.js';
+import { BatchError, Model, ProxyError, Store } from '../../src/index.js';
 import { MemoryStorage, Outbox, OutboxError } from '../../src/offline.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { attached, closeAll, outboxProxy, proxyErrorOf, ReopenableStorage, requestLines, requestsOf, rowsOf } from './helpers.js';
+import { attached, closeAll, outboxProxy, proxyErrorOf, rejectionOf, ReopenableStorage, requestLines, requestsOf, rowsOf } from './helpers.js';
 
 let server: TestServer;
 
@@ -205,5 +205,53 @@ describe('restore', () => {
     await after.outbox.flush();
     expect(rowsOf(server).map((row) => row['name'])).toEqual(['ANN', 'cid']);
     expect(store.getRange().every((record) => !record.dirty)).toBe(true);
+  });
+});
+
+describe('more of the write path', () => {
+  it('a sync that meets a kept failure rejects with a BatchError of queued errors; the outbox sends it later', async () => {
+    const { Item, outbox } = await attached(server);
+    const store = new Store({ model: Item, pageSize: 0 });
+    await store.load();
+    store.add({ uid: 'b', name: 'bob', rev: 0 });
+    server.inject({ type: 'status', status: 500, match: { method: 'POST' } });
+    const error = await rejectionOf(store.sync());
+    expect(error).toBeInstanceOf(BatchError);
+    expect((error as BatchError).errors.map((one) => one.queued)).toEqual([true]);
+    expect(store.getNewRecords()).toHaveLength(1);
+    // Nothing failed: it backs off.
+    expect(outbox.getSnapshot()).toMatchObject({ pending: 1, failed: 0 });
+  });
+
+  it('a create that may have been applied is never cancelled: a destroy waits for it, sent again under its key', async () => {
+    const { Item, outbox } = await attached(server);
+    server.inject({ type: 'reset-after', match: { method: 'POST' } });
+    const record = new Item({ uid: 'b', name: 'bob', rev: 0 });
+    await proxyErrorOf(record.save());
+    const destroyed = record.destroy().catch((error: unknown) => error);
+    await outbox.flush();
+    await destroyed;
+    const posts = requestsOf(server, 'POST');
+    expect(requestLines(server)).toEqual(['POST /items', 'POST /items', `DELETE /items/${String(record.getId())}`]);
+    expect(posts[1]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
+    expect(rowsOf(server).map((row) => row['uid'])).toEqual(['a']);
+    expect(record.erased).toBe(true);
+  });
+
+  it('the snapshot is the same object until something changes; subscribers hear of each change', async () => {
+    const { Item, outbox } = await attached(server);
+    const first = outbox.getSnapshot();
+    expect(outbox.getSnapshot()).toBe(first);
+    const told: number[] = [];
+    const stop = outbox.subscribe(() => told.push(outbox.getSnapshot().pending));
+    const saved = new Item({ uid: 'b', name: 'bob', rev: 0 }).save();
+    expect(outbox.getSnapshot()).not.toBe(first);
+    expect(outbox.getSnapshot().oldestPendingAt).toBeTypeOf('number');
+    await saved;
+    await outbox.flush();
+    stop();
+    expect(told[0]).toBe(0);
+    expect(told).toContain(1);
+    expect(told.at(-1)).toBe(0);
   });
 });
