@@ -15,7 +15,8 @@ import { planSync, type SyncHost } from '../store/sync.js';
 import { coalesce, type Write } from './coalesce.js';
 import { singleTab, type TabCoordinator } from './coordination.js';
 import { ENTRY_VERSION, type Entry, type Fields } from './entry.js';
-import { done, Replay } from './replay.js';
+import { Replay } from './replay.js';
+import { done } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot } from './types.js';
 
 /** The outbox each attached model writes through. */

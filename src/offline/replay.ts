@@ -8,17 +8,16 @@ import type { Model } from '../model/Model.js';
 import { readField } from '../model/values.js';
 import { enqueue, eraseRecord, metaOf } from '../model/writes.js';
 import { Operation } from '../operation/Operation.js';
-import { ResultSet } from '../operation/ResultSet.js';
 import { Observable } from '../util/events.js';
 import { View } from '../util/notify.js';
 import { asJson, backoff, classify, queued, retryAfter, storedError } from './classify.js';
 import { onReconnect, type TabCoordinator } from './coordination.js';
-import { type Entry, type EntryAction, type StoredError } from './entry.js';
+import { type Entry, type StoredError } from './entry.js';
 import { OutboxError } from './errors.js';
 import { MemoryStorage, type OutboxStorage, type StorageCommit, type StoredObject } from './storage.js';
 import { failedEntry, foreignEntry, type Host } from './failed.js';
 import { readStored, restoreRecord } from './restore.js';
-import { EntryTable, sameSnapshot, Waiters } from './table.js';
+import { done, EntryTable, sameSnapshot, Waiters } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot, PauseReason } from './types.js';
 
 type Settings = Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models'>> & Pick<OutboxConfig, 'migrate'>;
@@ -30,13 +29,6 @@ class Emitter extends Observable<OutboxEvents> {
   emit<K extends keyof OutboxEvents>(name: K, payload: OutboxEvents[K]): void {
     this.fire(name, payload);
   }
-}
-
-/** An operation that succeeded without a request. */
-export function done(action: EntryAction, record: Model<object>): Operation {
-  const operation = new Operation({ action, records: [record] });
-  operation.setSuccessful(new ResultSet({ records: [record] }));
-  return operation;
 }
 
 export class Replay {

@@ -4,7 +4,10 @@
  */
 import { step, type Entry, type EntryEvent } from './entry.js';
 import { OutboxError } from './errors.js';
-import type { Operation } from '../operation/Operation.js';
+import { Operation } from '../operation/Operation.js';
+import { ResultSet } from '../operation/ResultSet.js';
+import type { Model } from '../model/Model.js';
+import type { EntryAction } from './entry.js';
 import type { OutboxSnapshot } from './types.js';
 
 export class EntryTable {
@@ -147,4 +150,11 @@ export class Waiters {
       else waiter.reject(error);
     }
   }
+}
+
+/** An operation that succeeded without a request. */
+export function done(action: EntryAction, record: Model<object>): Operation {
+  const operation = new Operation({ action, records: [record] });
+  operation.setSuccessful(new ResultSet({ records: [record] }));
+  return operation;
 }
