@@ -16,7 +16,7 @@ import { type Entry, type StoredError } from './entry.js';
 import { OutboxError } from './errors.js';
 import { MemoryStorage, type OutboxStorage, type StorageCommit, type StoredObject } from './storage.js';
 import { failedEntry, foreignEntry, type Host } from './failed.js';
-import { readStored, restoreRecord } from './restore.js';
+import { readStored, restoreRecord, sentCreate } from './restore.js';
 import { done, EntryTable, sameSnapshot, Waiters } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot, PauseReason } from './types.js';
 
@@ -35,6 +35,7 @@ export class Replay {
   readonly live = new Map<string, Model<object>>();
   /** The records made again from stored entries on open(): stores of their model list them after their first load. */
   readonly restored: Model<object>[] = [];
+  readonly #wasRestored = new WeakSet<Model<object>>();
   readonly events = new Emitter();
   readonly #table = new EntryTable();
   readonly #waiters = new Waiters();
@@ -173,6 +174,7 @@ export class Replay {
       if (record === undefined) continue;
       this.live.set(clientId, record);
       this.restored.push(record);
+      this.#wasRestored.add(record);
     }
     this.#ready = true;
     this.#start();
@@ -245,7 +247,7 @@ export class Replay {
     let failure: unknown;
     try {
       if (!resent) await this.#commit({ put: [entry] });
-      operation = await this.#attempt(entry, record, model);
+      operation = await this.#attempt(entry, record, model, resent);
     } catch (error) {
       failure = error;
     }
@@ -278,13 +280,13 @@ export class Replay {
   }
 
   /** One request for the entry, built now from its live record. */
-  async #attempt(entry: Entry, record: Model<object>, model: AnyModel): Promise<Operation> {
+  async #attempt(entry: Entry, record: Model<object>, model: AnyModel, resent: boolean): Promise<Operation> {
     const action = entry.action;
     const meta = metaOf(record);
     // Already written: a create confirmed by another send, an update whose edits an earlier one sent, a record gone.
     if ((action === 'create' && !record.phantom) || (action === 'update' && !record.dirty) || record.erased) return done(action, record);
-    // A create goes under the entry's key, every time.
-    if (action === 'create' && meta.state.status === 'new') meta.state = { status: 'new', key: entry.key };
+    // A create goes under the entry's key, every time; sent before a reload, as it was sent.
+    if (action === 'create' && meta.state.status === 'new') meta.state = resent && this.#wasRestored.has(record) ? sentCreate(record, entry, model) : { status: 'new', key: entry.key };
     const operation = new Operation({ action, records: [record] });
     operation.once = true;
     const proxy = model.getProxy();

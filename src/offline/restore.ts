@@ -5,6 +5,9 @@
  */
 import type { Model } from '../model/Model.js';
 import { metaOf } from '../model/writes.js';
+import type { WriteState } from '../model/writeState.js';
+import { Operation } from '../operation/Operation.js';
+import { ServerProxy } from '../proxy/ServerProxy.js';
 import { checkEntry, type Entry } from './entry.js';
 import type { StoredObject } from './storage.js';
 import type { AnyModel } from './types.js';
@@ -59,3 +62,22 @@ export function restoreRecord(clientId: string, entries: readonly Entry[], model
   return record;
 }
 
+
+/**
+ * The write state of a record whose create was sent before a reload and may have been applied:
+ * unconfirmed, its request the one first sent (the entry's key, the body written from the entry's
+ * values), so that it is sent again as it was and edits made since follow in an update.
+ */
+export function sentCreate(record: Model<object>, entry: Entry, model: AnyModel): WriteState {
+  const proxy = model.getProxy();
+  const scratch = new model(entry.values);
+  metaOf(scratch).clientId = entry.clientId;
+  const operation = new Operation({ action: 'create', records: [scratch] });
+  let body: { data: unknown; written: (Record<string, unknown> | undefined)[] } | undefined;
+  if (proxy instanceof ServerProxy) {
+    const request = proxy.buildRequest(operation);
+    proxy.writer.write(request);
+    body = { data: request.jsonData, written: operation.written };
+  }
+  return { status: 'unconfirmed', request: { key: entry.key, records: [record], ...(body ? { body } : {}) }, applied: { ...entry.values } };
+}

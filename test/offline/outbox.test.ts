@@ -141,6 +141,26 @@ describe('reload', () => {
   });
 });
 
+describe('reload after edits', () => {
+  it('a create that may have been applied, edited since, is sent again as it was first sent; the edits follow in an update', async () => {
+    const storage = new ReopenableStorage();
+    const first = await attached(server, { storage });
+    server.inject({ type: 'reset-after', match: { method: 'POST' } });
+    const record = new first.Item({ uid: 'b', name: 'bob', rev: 0 });
+    await proxyErrorOf(record.save());
+    record.set('name', 'BOB');
+    expect(await proxyErrorOf(record.save())).toMatchObject({ queued: true });
+    await first.outbox.close();
+    const second = await attached(server, { storage });
+    await second.outbox.flush();
+    expect(second.outbox.failed).toEqual([]);
+    const posts = requestsOf(server, 'POST');
+    expect(posts.map((post) => post.json)).toEqual([posts[0]!.json, posts[0]!.json]);
+    expect(rowsOf(server).filter((row) => row['uid'] === 'b')).toMatchObject([{ name: 'BOB' }]);
+    expect(requestLines(server).at(-1)).toMatch(/^PUT \/items\/\d+$/);
+  });
+});
+
 describe('bad input', () => {
   it('refuses at construction, naming the problem', async () => {
     const { Item } = await attached(server);
