@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { extensions } from '../../src/model/extensions.js';
 import { MemoryStorage, OutboxError, type FailedEntry, type StorageCommit, type StoredObject } from '../../src/offline.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { attached, closeAll, proxyErrorOf, rejectionOf, requestLines, requestsOf, rowsOf } from './helpers.js';
+import { attached, closeAll, proxyErrorOf, rejectionOf, ReopenableStorage, requestLines, requestsOf, rowsOf } from './helpers.js';
 
 let server: TestServer;
 
@@ -276,6 +276,29 @@ describe('dependants and the id map', () => {
     expect(mapped).toContainEqual([parent.clientId, parentId]);
     // The child's reference, stored as the parent's client id, was rewritten before it was sent.
     expect(rowsOf(server).find((row) => row['uid'] === 'c')).toMatchObject({ name: String(parentId) });
+  });
+});
+
+describe('dependants across a reload', () => {
+  it('a child stored waiting for its parent waits after a reload, and takes the id the replayed parent gets', async () => {
+    const storage = new ReopenableStorage();
+    const first = await attached(server, { storage });
+    const parent = new first.Item({ uid: 'p', name: 'parent', rev: 0 });
+    const child = new first.Item({ uid: 'c', name: parent.clientId, rev: 0 });
+    extensions.waitsFor = (record) => (record === child && parent.phantom ? [parent] : []);
+    server.inject({ type: 'reset-after', match: { method: 'POST' } });
+    const saves = [parent.save(), child.save()].map((save) => save.catch((error: unknown) => error));
+    await Promise.all(saves);
+    expect(requestsOf(server, 'POST')).toHaveLength(1); // the child waited
+    await first.outbox.close();
+    extensions.waitsFor = undefined;
+    const second = await attached(server, { storage });
+    await second.outbox.flush();
+    const rows = rowsOf(server);
+    const parentRow = rows.find((row) => row['uid'] === 'p');
+    expect(rows.filter((row) => row['uid'] === 'p')).toHaveLength(1);
+    expect(rows.find((row) => row['uid'] === 'c')).toMatchObject({ name: String(parentRow?.['id']) });
+    expect(await storage.load()).toEqual([]);
   });
 });
 
