@@ -275,3 +275,19 @@ describe('more of the write path', () => {
     expect(told.at(-1)).toBe(0);
   });
 });
+
+describe('the rest of the surface', () => {
+  it('requestPersistence() is false where the browser cannot keep the storage (Node); close() frees the name and the models', async () => {
+    const { Item, outbox } = await attached(server);
+    expect(await outbox.requestPersistence()).toBe(false);
+    await outbox.close();
+    // Detached: its writes go straight to the proxy again.
+    const record = new Item({ uid: 'b', name: 'bob', rev: 0 });
+    await record.save();
+    expect(outbox.getSnapshot().pending).toBe(0);
+    expect(record.phantom).toBe(false);
+    const again = new Outbox({ name: 'test', storage: new MemoryStorage(), models: [Item] });
+    await again.close();
+  });
+});
+
