@@ -361,15 +361,20 @@ export class Replay {
     this.#pauseError = error;
     if (this.#paused !== reason) {
       this.#paused = reason;
+      clearTimeout(this.#pauseTimer);
+      this.#pauseTimer = undefined;
       this.events.emit('paused', { reason });
     }
     // The writes waiting to be sent are kept: their saves hear it now, not after the pause.
     for (const entry of this.#table.all.values()) if (entry.phase === 'queued') this.#waiters.settle(entry.id, undefined, queued(error));
-    clearTimeout(this.#pauseTimer);
-    this.#pauseTimer = undefined;
-    if (reason === 'auth') return;
+    // Writes failing together wait for the one timer already set (a probe's failure sets the next).
+    if (reason === 'auth' || this.#pauseTimer !== undefined) return;
     const delay = reason === 'rate-limit' ? (retryAfter(error, Date.now()) ?? backoff(++this.#probes, OFFLINE_MAX)) : backoff(++this.#probes, OFFLINE_MAX);
-    this.#pauseTimer = setTimeout(() => (reason === 'offline' ? this.#probe() : this.#unpause()), delay);
+    this.#pauseTimer = setTimeout(() => {
+      this.#pauseTimer = undefined;
+      if (reason === 'offline') this.#probe();
+      else this.#unpause();
+    }, delay);
   }
 
   #unpause(): void {

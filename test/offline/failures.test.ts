@@ -56,6 +56,17 @@ describe('network failure, timeout, offline', () => {
     expect(requestsOf(server, 'POST')).toHaveLength(1);
   });
 
+  it('writes failing together start one backoff: the first probe still comes near 1 s after', async () => {
+    const { Item, outbox } = await attached(server);
+    server.inject({ type: 'reset-before', match: { method: 'POST' }, times: 4 });
+    const saves = ['b', 'c', 'd', 'e'].map((uid) => proxyErrorOf(new Item({ uid, name: uid, rev: 0 }).save()));
+    await Promise.all(saves);
+    expect(requestsOf(server, 'POST')).toHaveLength(4);
+    await vi.waitFor(() => expect(outbox.getSnapshot().paused).toBe(false), { timeout: 1600 });
+    await outbox.flush();
+    expect(rowsOf(server)).toHaveLength(5);
+  });
+
   it('the online event (or the page becoming visible) probes at once', async () => {
     const target = new EventTarget();
     vi.stubGlobal('addEventListener', target.addEventListener.bind(target));
