@@ -194,7 +194,7 @@ export class Outbox {
       plan.kind === 'merge'
         ? { ...plan.entry, action: plan.action, values: plan.values, before: plan.before, at: plan.entry.at }
         : {
-            id: replay.nextId(), v: ENTRY_VERSION, entity: record.getModelClass().getEntityName(), clientId, action: plan.action,
+            id: newKey(), v: ENTRY_VERSION, entity: record.getModelClass().getEntityName(), clientId, action: plan.action,
             rid: plan.action === 'create' || record.phantom || id === undefined ? null : json({ id }).id ?? null,
             values: plan.action === 'destroy' ? {} : write.values, before: plan.before,
             parents: (extensions.waitsFor?.(record) ?? []).map((parent) => parent.clientId), key: newKey(),

@@ -90,10 +90,6 @@ export class Replay {
     return this.#table.of(clientId);
   }
 
-  nextId(): string {
-    return globalThis.crypto.randomUUID();
-  }
-
   #remove(id: string): void {
     this.#table.remove(id);
     clearTimeout(this.#timers.get(id));
@@ -203,10 +199,11 @@ export class Replay {
     if (!this.#ready || this.#closed || !this.tabs.isLeader) return this.#wake();
     if (this.#paused !== false) {
       // While offline only the head is sent, as the probe.
-      if (this.#paused === 'offline' && this.#probeNow && this.#inFlight === 0) {
+      // (A probe due with nothing to send waits for the next entry that can go.)
+      const head = this.#paused === 'offline' && this.#probeNow && this.#inFlight === 0 ? this.#table.sendable(1)[0] : undefined;
+      if (head !== undefined) {
         this.#probeNow = false;
-        const head = this.#table.sendable(1)[0];
-        if (head !== undefined) void this.#send(head);
+        void this.#send(head);
       }
       return this.#wake();
     }
@@ -256,6 +253,8 @@ export class Replay {
     if (failure === undefined && operation !== undefined) return this.#succeed(entry, record, operation);
     const error = failure instanceof ProxyError ? failure : new ProxyError('config', failure instanceof Error ? failure.message : String(failure), { cause: failure, mayHaveBeenApplied: false });
     const verdict = classify(error, entry.action, resent);
+    // The server answered: online again, whatever it said.
+    if (verdict !== 'offline' && this.#paused === 'offline') this.#unpause();
     if (verdict === 'done') {
       eraseRecord(record);
       return this.#succeed(entry, record, done('destroy', record));

@@ -67,6 +67,23 @@ describe('network failure, timeout, offline', () => {
     expect(rowsOf(server)).toHaveLength(5);
   });
 
+  it('a probe answered by the server, even with a failure, ends the offline pause; entries backing off then go', async () => {
+    const { Item, outbox } = await attached(server);
+    server.respond('POST', '/items', { status: 500, body: {} }, { times: 1 });
+    const waiting = new Item(bob);
+    await proxyErrorOf(waiting.save());
+    expect(outbox.statusOf(waiting)).toBe('waiting');
+    server.inject({ type: 'reset-before', match: { method: 'POST' } });
+    const probe = new Item({ uid: 'c', name: 'cid', rev: 0 });
+    await proxyErrorOf(probe.save());
+    expect(outbox.getSnapshot().paused).toBe('offline');
+    server.respond('POST', '/items', { status: 400, body: {} }, { times: 1 });
+    await outbox.flush();
+    expect(outbox.failed.map((entry) => entry.record)).toEqual([probe]);
+    expect(outbox.getSnapshot().paused).toBe(false);
+    await vi.waitFor(() => expect(waiting.phantom).toBe(false), { timeout: 2500 });
+  });
+
   it('the online event (or the page becoming visible) probes at once', async () => {
     const target = new EventTarget();
     vi.stubGlobal('addEventListener', target.addEventListener.bind(target));
