@@ -44,7 +44,8 @@ export class EntryTable {
 
   set(entry: Entry): void {
     const id = entry.id;
-    if (!this.all.has(id)) {
+    const before = this.all.get(id);
+    if (before === undefined) {
       let ids = this.#clients.get(entry.clientId);
       if (ids === undefined) this.#clients.set(entry.clientId, (ids = new Set()));
       ids.add(id);
@@ -52,7 +53,9 @@ export class EntryTable {
     this.all.set(id, entry);
     if (entry.parents.length > 0) this.#children.add(id);
     else this.#children.delete(id);
-    const size = JSON.stringify(entry).length;
+    // Measured again only when its intent changed (a step changes a few bytes of its state).
+    const kept = before !== undefined && before.values === entry.values && before.before === entry.before ? this.#sizes.get(id) : undefined;
+    const size = kept ?? JSON.stringify(entry).length;
     this.#bytes += size - (this.#sizes.get(id) ?? 0);
     this.#sizes.set(id, size);
   }
