@@ -110,3 +110,17 @@ describe('a child of a phantom parent', () => {
     expect(server.db['posts']?.find((row) => row['title'] === 'draft')?.['userId']).toBe(user.getId());
   });
 });
+
+describe('the session follows ids', () => {
+  it('a setId re-keys the record; another record with that id is refused', async () => {
+    const session = new Session();
+    const users = new Store({ model: User, session, pageSize: 0 });
+    await users.load();
+    const bob = users.getById(7);
+    bob?.setId(8);
+    expect(session.get(User, 8)).toBe(bob);
+    expect(session.get(User, 7)).toBeUndefined();
+    expect(() => bob?.setId(42)).toThrow(TypeError);
+    expect(() => new Store({ model: User, session, data: [{ id: 42, name: 'twin' }] })).toThrow(/holds another User with id 42/);
+  });
+});
