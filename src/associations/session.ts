@@ -111,7 +111,8 @@ export class Session implements Identity {
       const record = ref.deref();
       if (record instanceof model) out.push(record);
     }
-    for (const record of this.#strong) if (record instanceof model && idKey(record) === undefined && !out.includes(record)) out.push(record);
+    // New records without an id yet (those with one are in the map).
+    for (const record of this.#strong) if (record instanceof model && idKey(record) === undefined) out.push(record);
     return out;
   }
 
