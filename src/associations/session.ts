@@ -15,25 +15,25 @@ import { parentCreated, parentErased, settleReferences } from './references.js';
 import { place, unplace } from './stores.js';
 
 type AnyModel = Model;
-type Ids = Map<IdKey, WeakRef<AnyModel>>;
-
-/** What the session keeps of a record: its map, its key there, a weak reference to it. */
-interface Entry {
-  readonly session: Session;
-  readonly ids: Ids;
-  key: IdKey | undefined;
-  readonly ref: WeakRef<AnyModel>;
+/** A model's records by id, forgetting each id whose record was collected. */
+class Ids extends Map<IdKey, WeakRef<AnyModel>> {
+  readonly gone = new FinalizationRegistry<IdKey>((key) => {
+    if (this.get(key)?.deref() === undefined) this.delete(key);
+  });
 }
 
-const entries = new WeakMap<object, Entry>();
+/** Where a record notes its session (a property, not a WeakMap: a load of 100,000 records fills no ephemeron table). */
+const SESSION: unique symbol = Symbol('rest-proxy.session');
 
 /** The session that holds the record, if any. */
-export function sessionOf(record: AnyModel): Session | undefined {
-  return entries.get(record)?.session;
+export function sessionOf(record: object): Session | undefined {
+  const session: unknown = Reflect.get(record, SESSION);
+  return session instanceof Session ? session : undefined;
 }
 
-function forget(entry: Entry): void {
-  if (entry.key !== undefined && entry.ids.get(entry.key) === entry.ref) entry.ids.delete(entry.key);
+/** Forget the record's id (the one it was held under, found by its reference). */
+function forget(ids: Ids, record: object): void {
+  for (const [key, ref] of ids) if (ref.deref() === record) ids.delete(key);
 }
 
 let theDefault: Session | undefined;
@@ -52,7 +52,6 @@ export class Session implements Identity {
   readonly #models = new Map<object, Ids>();
   /** New, edited and unsynced records: held strongly. */
   readonly #strong = new Set<AnyModel>();
-  readonly #gone = new FinalizationRegistry<Entry>(forget);
   readonly #owner: RecordOwner;
 
   constructor() {
@@ -66,8 +65,10 @@ export class Session implements Identity {
       afterEdit: (record, names) => this.#changed(record, names),
       afterCommit: (record, names, created) => {
         if (!this.#mine(record)) return;
-        this.#rekey(record);
-        if (created) parentCreated(record);
+        if (created) {
+          this.#rekey(record, false);
+          parentCreated(record);
+        }
         this.#changed(record, names);
       },
       afterReject: (record) => {
@@ -78,8 +79,7 @@ export class Session implements Identity {
       afterErase: (record) => {
         if (!this.#mine(record)) return;
         this.#strong.delete(record);
-        const entry = entries.get(record);
-        if (entry !== undefined) forget(entry);
+        forget(this.#ids(record.constructor), record);
         parentErased(record);
         unplace(record);
       },
@@ -88,12 +88,12 @@ export class Session implements Identity {
   }
 
   #mine(record: object): record is AnyModel {
-    return entries.get(record)?.session === this;
+    return sessionOf(record) === this;
   }
 
   #ids(model: object): Ids {
     let ids = this.#models.get(model);
-    if (ids === undefined) this.#models.set(model, (ids = new Map()));
+    if (ids === undefined) this.#models.set(model, (ids = new Ids()));
     return ids;
   }
 
@@ -111,24 +111,25 @@ export class Session implements Identity {
       const record = ref.deref();
       if (record instanceof model) out.push(record);
     }
-    for (const record of this.#strong) if (record instanceof model && idKey(record) === undefined && !out.includes(record)) out.push(record);
+    // New records without an id yet (those with one are in the map).
+    for (const record of this.#strong) if (record instanceof model && idKey(record) === undefined) out.push(record);
     return out;
   }
 
   /** @internal Hold a record (a TypeError for a record of another session, or a second record with an id held). */
   [HOLD](record: AnyModel): void {
-    const entry = entries.get(record);
-    if (entry?.session === this) return;
-    if (entry !== undefined) throw new TypeError(`${record.getModelClass().getEntityName()} ${describeValue(record.getId() ?? record.clientId)} belongs to another session: records of two sessions cannot be linked`);
+    const held = sessionOf(record);
+    if (held === this) return;
+    if (held !== undefined) throw new TypeError(`${record.getModelClass().getEntityName()} ${describeValue(record.getId() ?? record.clientId)} belongs to another session: records of two sessions cannot be linked`);
     const ids = this.#ids(record.constructor);
     const key = idKey(record);
     const there = key === undefined ? undefined : ids.get(key)?.deref();
     if (there !== undefined && there !== record) throw new TypeError(`Session: it holds another ${record.getModelClass().getEntityName()} with id ${describeValue(key)}`);
-    const ref = new WeakRef(record);
-    const made: Entry = { session: this, ids, key, ref };
-    entries.set(record, made);
-    if (key !== undefined) ids.set(key, ref);
-    this.#gone.register(record, made);
+    Reflect.set(record, SESSION, this);
+    if (key !== undefined) {
+      ids.set(key, new WeakRef(record));
+      ids.gone.register(record, key);
+    }
     join(record, this.#owner);
     this.#retain(record);
     place(this, record, undefined);
@@ -153,20 +154,21 @@ export class Session implements Identity {
     });
   }
 
-  /** The record's id changed (setId, a create's answer): it is found by its new id. */
-  #rekey(record: AnyModel): void {
-    const entry = entries.get(record);
-    if (entry === undefined) return;
+  /** The record's id may have changed (`edited`: setId or set, which may leave an old id to forget): it is found by its new id. */
+  #rekey(record: AnyModel, edited: boolean): void {
+    const ids = this.#ids(record.constructor);
     const key = idKey(record);
-    if (key === entry.key) return;
-    forget(entry);
-    entry.key = key;
-    if (key !== undefined) entry.ids.set(key, entry.ref);
+    if (key !== undefined && ids.get(key)?.deref() === record) return;
+    if (edited) forget(ids, record); // a look through the ids: only for an edited id
+    if (key === undefined) return;
+    ids.set(key, new WeakRef(record));
+    ids.gone.register(record, key);
   }
 
   #changed(record: object, names: readonly string[] | undefined): void {
     if (!this.#mine(record)) return;
-    if (names === undefined || names.includes(record.getModelClass().idProperty)) this.#rekey(record);
+    const idEdited = names?.includes(record.getModelClass().idProperty) === true;
+    if (names === undefined || idEdited) this.#rekey(record, idEdited);
     this.#retain(record);
     place(this, record, names);
   }

@@ -3,7 +3,7 @@
  * over the foreign keys, children of phantom parents holding references.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Store } from '../../src/index.js';
+import { Model, Store } from '../../src/index.js';
 import { Session } from '../../src/associations.js';
 import { extensions } from '../../src/model/extensions.js';
 import { startTestServer, type TestServer } from '../server/index.js';
@@ -108,5 +108,50 @@ describe('a child of a phantom parent', () => {
     expect(user.posts().getRange()).toEqual([post]);
     await post.save();
     expect(server.db['posts']?.find((row) => row['title'] === 'draft')?.['userId']).toBe(user.getId());
+  });
+});
+
+describe('the session follows ids', () => {
+  it('a setId re-keys the record; another record with that id is refused', async () => {
+    const session = new Session();
+    const users = new Store({ model: User, session, pageSize: 0 });
+    await users.load();
+    const bob = users.getById(7);
+    bob?.setId(8);
+    expect(session.get(User, 8)).toBe(bob);
+    expect(session.get(User, 7)).toBeUndefined();
+    expect(() => bob?.setId(42)).toThrow(TypeError);
+    expect(() => new Store({ model: User, session, data: [{ id: 42, name: 'twin' }] })).toThrow(/holds another User with id 42/);
+  });
+});
+
+describe('a load of a session store', () => {
+  it('maps the loaded rows to the session records: server values taken, unsaved edits kept on top', async () => {
+    const session = new Session();
+    const grid = new Store({ model: Post, session, pageSize: 0 });
+    await grid.load();
+    const one = grid.getById(1);
+    one?.set('title', 'my edit');
+    const row = server.db['posts']?.find((post) => post['id'] === 1);
+    if (row) row['userId'] = 7;
+    const other = new Store({ model: Post, session, pageSize: 0 });
+    await other.load();
+    expect(other.getById(1)).toBe(one);
+    expect(one?.get('title')).toBe('my edit');
+    expect(one?.get('userId')).toBe(7);
+    expect(one?.dirty).toBe(true);
+    expect(one?.getChanges()).toEqual({ title: 'my edit' });
+  });
+});
+
+describe('models without associations keep per-store identity', () => {
+  it('no session for their stores and loads; two loads give two objects', async () => {
+    class Plain extends Model.define({ entityName: 'Plain', fields: { id: 'int', title: 'string' }, proxy: { type: 'rest', url: `${server.url}/posts` } }) {}
+    const [a, b] = [await Plain.load(1), await Plain.load(1)];
+    expect(a).not.toBe(b);
+    expect(a.session).toBeUndefined();
+    expect(new Store({ model: Plain }).session).toBeUndefined();
+    const session = new Session();
+    expect(await Plain.load(1, { session })).toBe(await Plain.load(1, { session }));
   });
 });
