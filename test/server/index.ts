@@ -102,7 +102,7 @@ export async function startTestServer<R extends object = Db>(options: TestServer
   const scripted = new ScriptedRoutes();
   const timers = new Timers();
   const sockets = new Set<Socket>();
-  const ctx: Context = { store, base: '', basePath: options.basePath ?? '', envelope: options.envelope ?? false, idempotency: new Map() };
+  const ctx: Context = { store, base: '', basePath: options.basePath ?? '', envelope: options.envelope ?? false, idempotency: new Map(), nested: options.nested };
   let closing: Promise<void> | undefined;
 
   /** What the server would answer: a scripted route, else the convention. undefined once closed. */

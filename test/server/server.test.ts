@@ -559,6 +559,24 @@ describe('rails conventions', () => {
     expect((await call(`${server.url}/users/6`, { method: 'DELETE' }))).toMatchObject({ status: 204, text: '' });
   });
 
+  it('accepts nested attributes: children created, updated and destroyed with the parent, all or nothing', async () => {
+    const server = await start({ conventions: 'rails', resources: { users: USERS, posts: [] }, required: { posts: ['title'] }, fields: { posts: ['title', 'user_id'] }, nested: { users: { posts: { foreignKey: 'user_id' } } } });
+    const created = await call(`${server.url}/users`, { method: 'POST', json: { user: { name: 'Zed', posts_attributes: [{ title: 'a', user_id: 99 }, { title: 'b' }] } } });
+    expect(created).toMatchObject({ status: 201, body: { id: 6, name: 'Zed', posts: [{ id: 1, title: 'a', user_id: 6 }, { id: 2, title: 'b', user_id: 6 }] } });
+    // A blank child fails the whole request: nothing of it is stored.
+    const refused = await call(`${server.url}/users/6`, { method: 'PATCH', json: { user: { name: 'Zoe', posts_attributes: [{ id: 1, title: 'a2' }, { title: ' ' }] } } });
+    expect(refused).toMatchObject({ status: 422, body: { 'posts.title': ["can't be blank"] } });
+    expect(server.db.posts).toHaveLength(2);
+    expect(server.db.users.find((user) => user.id === 6)?.name).toBe('Zed');
+    // Form-style hash keyed by index; _destroy; another user's post is not found.
+    const updated = await call(`${server.url}/users/6`, { method: 'PATCH', json: { user: { posts_attributes: { 0: { id: 1, title: 'a2' }, 1: { id: 2, _destroy: '1' }, 2: { title: 'c' } } } } });
+    expect(updated.body).toMatchObject({ id: 6, posts: [{ id: 1, title: 'a2' }, { title: 'c', user_id: 6 }] });
+    expect((server.db.posts ?? []).map((post) => Reflect.get(post, 'title'))).toEqual(['a2', 'c']);
+    expect((await call(`${server.url}/users/1`, { method: 'PATCH', json: { user: { posts_attributes: [{ id: 1, title: 'stolen' }] } } })).status).toBe(404);
+    expect((await call(`${server.url}/users/6`, { method: 'PATCH', json: { user: { posts_attributes: 'x' } } })).status).toBe(400);
+    expect((await call(`${server.url}/users/6`)).body).toMatchObject({ posts: [{ id: 1 }, { title: 'c' }] });
+  });
+
   it('answers 404 as JSON only for JSON requests', async () => {
     const server = await start({ conventions: 'rails' });
     expect(await call(`${server.url}/users/99`, { headers: { Accept: 'application/json' } })).toMatchObject({

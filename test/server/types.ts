@@ -143,6 +143,12 @@ export interface TestServerOptions<R extends object = Db> {
    * and deliver writes twice (test/resilience/browser-resend.browser.test.ts).
    */
   keepAlive?: boolean;
+  /**
+   * rails only: accepts_nested_attributes_for, e.g. `{ users: { posts: { foreignKey: 'user_id' } } }`:
+   * `posts_attributes` in a user's body creates, updates (by id) and destroys (`_destroy`) its posts
+   * in one transaction, and a user is answered with its `posts` (`render json: @user, include: :posts`).
+   */
+  nested?: Record<string, Record<string, { collection?: string; foreignKey: string }>>;
 }
 
 export interface TestServer<R extends object = Db> {

@@ -1,6 +1,7 @@
 // What every convention gets, and the one function it implements.
 import type { Store } from '../store.js';
 import type { Reply, Row } from '../types.js';
+import type { NestedAttributes } from './railsNested.js';
 
 export interface ApiRequest {
   /** HEAD arrives here as GET (the server drops the body afterwards) */
@@ -20,6 +21,8 @@ export interface Context {
   envelope: boolean;
   /** plain mode: Idempotency-Key -> the request (path and body) first applied under it, and its answer */
   idempotency: Map<string, { request: string; reply: Reply }>;
+  /** rails: accepts_nested_attributes_for, per parent collection (see railsNested.ts) */
+  nested?: NestedAttributes;
 }
 
 /** A convention answers one request synchronously; it may change the store. */

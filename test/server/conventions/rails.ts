@@ -6,6 +6,7 @@ import { sortRows } from '../query.js';
 import { itemUrl, parseRoute, scopeOf, type ResourceRoute } from '../routes.js';
 import { singular, type Scope, type Store } from '../store.js';
 import type { Reply, Row } from '../types.js';
+import { applyNested, nestedErrors, rendered, takeNested } from './railsNested.js';
 import { lastParam, origin, type ApiRequest, type Context, type Convention } from './context.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -62,7 +63,7 @@ export const rails: Convention = (req, ctx) => {
   const row = ctx.store.find(route.collection, route.id, scope);
   if (!['GET', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) return error(call, 404);
   if (!row) return error(call, 404); // ActiveRecord::RecordNotFound
-  if (req.method === 'GET') return ok(call, 200, row);
+  if (req.method === 'GET') return ok(call, 200, ctx.nested?.[route.collection] ? rendered(ctx.store, row, ctx.nested, route.collection) : row);
   if (req.method === 'DELETE') {
     ctx.store.remove(route.collection, row);
     return emptyReply(204, { 'Cache-Control': 'no-cache', ...railsHeaders() });
@@ -97,7 +98,7 @@ function index(call: Call): Reply {
  * params.require(:user).permit(...): `{ "user": {...} }`, or a bare body that ParamsWrapper wraps
  * (only keys that are column names). A missing or empty root is a 400.
  */
-function params(call: Call): { attrs: Row } | Reply {
+function params(call: Call): { attrs: Row; children: Exclude<ReturnType<typeof takeNested>, 'bad'> } | Reply {
   const { req, ctx, route } = call;
   const type = mediaType(req.headers['content-type']);
   let parsed: unknown = {};
@@ -115,13 +116,15 @@ function params(call: Call): { attrs: Row } | Reply {
   const known = (key: string): boolean => (columns ? columns.has(key) || key === 'id' || TIMESTAMPS.includes(key) : !key.startsWith('_'));
   const wrapped = root in parsed ? parsed[root] : Object.fromEntries(Object.entries(parsed).filter(([key]) => known(key)));
   if (!isObject(wrapped) || Object.keys(wrapped).length === 0) return error(call, 400);
+  const children = takeNested(ctx.nested, route.collection, wrapped);
+  if (children === 'bad') return error(call, 400);
   // Strong params: id, timestamps and unknown keys are dropped silently.
   const attrs: Row = {};
   for (const [key, value] of Object.entries(wrapped)) {
     if (key === 'id' || TIMESTAMPS.includes(key) || !known(key)) continue;
     attrs[key] = cast(ctx.store, route.collection, key, value);
   }
-  return { attrs };
+  return { attrs, children };
 }
 
 /** ActiveModel type casting: '42' -> 42, 'abc' -> 0, 'false' -> false, 'maybe' -> true, '' -> nil. */
@@ -165,11 +168,14 @@ function create(call: Call): Reply {
   const { ctx, route, scope } = call;
   const result = params(call);
   if ('status' in result) return result;
-  const errors = invalid(ctx, route.collection, result.attrs);
-  if (errors) return jsonReply(422, errors, railsHeaders(), JSON_TYPE);
+  const children = nestedErrors(ctx.store, result.children, undefined);
+  if (children === 'not found') return error(call, 404);
+  const errors = { ...invalid(ctx, route.collection, result.attrs), ...children };
+  if (Object.keys(errors).length > 0) return jsonReply(422, errors, railsHeaders(), JSON_TYPE);
   stamp(ctx, route.collection, result.attrs, true);
   const row = ctx.store.insert(route.collection, result.attrs, scope);
-  return ok(call, 201, row, { Location: itemUrl(origin(call.req, ctx), route, row.id) });
+  const body = result.children.length > 0 || ctx.nested?.[route.collection] ? applyNested(ctx.store, result.children, row, ctx.nested, route.collection) : row;
+  return ok(call, 201, body, { Location: itemUrl(origin(call.req, ctx), route, row.id) });
 }
 
 /** PUT and PATCH are the same partial update. */
@@ -177,8 +183,11 @@ function update(call: Call, row: Row): Reply {
   const { ctx, route } = call;
   const result = params(call);
   if ('status' in result) return result;
-  const errors = invalid(ctx, route.collection, { ...row, ...result.attrs });
-  if (errors) return jsonReply(422, errors, railsHeaders(), JSON_TYPE);
+  const children = nestedErrors(ctx.store, result.children, row.id);
+  if (children === 'not found') return error(call, 404);
+  const errors = { ...invalid(ctx, route.collection, { ...row, ...result.attrs }), ...children };
+  if (Object.keys(errors).length > 0) return jsonReply(422, errors, railsHeaders(), JSON_TYPE);
   stamp(ctx, route.collection, result.attrs, false);
-  return ok(call, 200, ctx.store.merge(row, result.attrs));
+  const merged = ctx.store.merge(row, result.attrs);
+  return ok(call, 200, ctx.nested?.[route.collection] ? applyNested(ctx.store, result.children, merged, ctx.nested, route.collection) : merged);
 }
