@@ -9,6 +9,7 @@ import type { ModelClass, PersistOptions } from '../model/types.js';
 import { isValidId } from '../operation/types.js';
 import { describeValue } from '../util/options.js';
 import { isAssociated, prepare, type Link } from './declare.js';
+import { equipNested } from './nestedWrite.js';
 import { referenced, waitsFor } from './references.js';
 import { Session, sessionOf } from './session.js';
 import { attach, storeFor } from './stores.js';
@@ -106,6 +107,7 @@ const equipped = new WeakSet<object>();
 function ready(model: object): void {
   if (!isModelClass(model) || equipped.has(model)) return;
   for (const link of prepare(model)) accessorsOf(link);
+  equipNested(model);
   equipped.add(model);
 }
 

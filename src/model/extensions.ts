@@ -45,6 +45,12 @@ export interface Extensions {
    */
   waitsFor?: (record: Model<object>) => readonly Model<object>[];
   /**
+   * Associations, nested write: `carried(record)`, the record travels in its parent's body (its
+   * own store's sync does not send it); `carries(record)`, a clean record has such records to
+   * send (its save sends an update for them).
+   */
+  nestedWrite?: { carried(record: Model<object>): boolean; carries(record: Model<object>): boolean };
+  /**
    * Offline: the outbox a record of `model` writes through, when its model is attached to one.
    * (The outbox decides the gate's shape; see src/offline/.)
    */

@@ -4,6 +4,7 @@
  * pending, so that a sync that resolves has sent every change made before it was called.
  */
 import { BatchError } from '../errors/BatchError.js';
+import { extensions } from '../model/extensions.js';
 import type { Model } from '../model/Model.js';
 import { claimWrites, editedSinceApplied, unwatchSends } from '../model/writes.js';
 import { holdInvalid } from '../model/validate.js';
@@ -36,8 +37,10 @@ export function planSync<M extends Model<object>>(records: readonly M[], removed
   const create: M[] = [];
   const update: M[] = [];
   const destroy: M[] = [];
+  // With rest-proxy/associations: records that travel in their parent's body are not sent here.
+  const carried = extensions.nestedWrite?.carried;
   for (const record of records) {
-    if (record.erased) continue;
+    if (record.erased || carried?.(record) === true) continue;
     const state = record[WRITE_STATE];
     if (removed.has(record)) {
       // Removed while its create may have been applied: created (confirmed) first, then destroyed.

@@ -1,0 +1,189 @@
+/**
+ * Nested write (`nested: { write: true }`): an owner's new, changed and (owned) removed records
+ * travel in its body under the association's key (the rails preset: `<key>_attributes`, removed
+ * ones as `{ id, _destroy: true }`), and commit with it, all or nothing. The answer's records are
+ * matched by `clientIdProperty`, else those with ids by id and the new ones among the rest (the
+ * ids the session does not hold: Rails answers all of the owner's records) in order. The records
+ * carried are not sent by their own store's sync.
+ */
+import type { FieldErrors } from '../errors/ProxyError.js';
+import { extensions } from '../model/extensions.js';
+import { Model } from '../model/Model.js';
+import { proxyOf } from '../model/persistence.js';
+import { idKey } from '../operation/commit.js';
+import { ERASE, FAIL, NESTED, SEND, SUCCEED } from '../operation/protocol.js';
+import { isValidId, type NestedWrite, type RecordLike } from '../operation/types.js';
+import { keyOf } from '../store/list.js';
+import { newKey } from '../util/ids.js';
+import { isPlainObject } from '../util/options.js';
+import { keyLinksOf, linksOf, type Link } from './declare.js';
+import { sessionOf } from './session.js';
+import { parentOf, storeFor } from './stores.js';
+
+/** What one write carried of one association. */
+interface Carried {
+  readonly link: Link;
+  readonly records: Model[];
+  readonly snapshots: unknown[];
+  readonly data: Record<string, unknown>[];
+  readonly destroyed: Model[];
+}
+
+/** The record's written data -> what its body carried. */
+const sent = new WeakMap<object, Carried[]>();
+/** Records in flight in a parent's body. */
+const inFlight = new WeakSet<object>();
+
+function writeLinks(model: object): Link[] {
+  return linksOf(model).filter((link) => link.write);
+}
+
+/** The records of `owner` through `link` to send: new and edited ones, and removed ones of an owned association. */
+function pendingOf(owner: Model, link: Link): { changed: Model[]; destroyed: Model[] } {
+  const session = sessionOf(owner);
+  if (session === undefined) return { changed: [], destroyed: [] };
+  const store = storeFor(session, owner, link);
+  return {
+    changed: store.getRange().filter((record) => (record.phantom || record.dirty) && !record.erased),
+    destroyed: link.owned ? store.getRemovedRecords().filter((record) => !record.phantom && !record.erased) : [],
+  };
+}
+
+/** Whether the record travels in its parent's body: sent with it now, or its parent is to be sent (new or edited). */
+function carried(record: Model): boolean {
+  if (inFlight.has(record)) return true;
+  const session = sessionOf(record);
+  if (session === undefined) return false;
+  return keyLinksOf(record.constructor).some((link) => {
+    if (!link.write) return false;
+    const parent = parentOf(session, record, link);
+    return parent !== undefined && !parent.erased && (parent.phantom || parent.dirty);
+  });
+}
+
+function carries(record: Model): boolean {
+  return writeLinks(record.constructor).some((link) => {
+    const { changed, destroyed } = pendingOf(record, link);
+    return changed.length + destroyed.length > 0;
+  });
+}
+
+function asModel(record: RecordLike): Model | undefined {
+  return record instanceof Model ? record : undefined;
+}
+
+function write(record: RecordLike, data: Record<string, unknown>, dataOf: (other: RecordLike) => Record<string, unknown>): Record<string, unknown> {
+  const owner = asModel(record);
+  if (owner === undefined) return data;
+  let body = data;
+  const carriedNow: Carried[] = [];
+  const rails = Reflect.get(proxyOf(owner, {}), 'preset') === 'rails';
+  for (const link of writeLinks(owner.constructor)) {
+    const { changed, destroyed } = pendingOf(owner, link);
+    if (changed.length + destroyed.length === 0) continue;
+    const snapshots = changed.map((child) => child[SEND](child.phantom ? 'create' : 'update', child.phantom ? { key: newKey(), records: [child] } : undefined));
+    const written = changed.map((child) => {
+      const out = dataOf(child);
+      delete out[link.foreignKey]; // the parent's key, set by the server
+      return out;
+    });
+    const key = idKey(link.target);
+    const items: Record<string, unknown>[] = [...written, ...destroyed.map((child) => ({ [key]: child.getId(), _destroy: true }))];
+    for (const child of [...changed, ...destroyed]) inFlight.add(child);
+    body = { ...body, [rails ? `${link.associationKey}_attributes` : link.associationKey]: items };
+    carriedNow.push({ link, records: changed, snapshots, data: written, destroyed });
+  }
+  if (carriedNow.length > 0) sent.set(data, carriedNow);
+  return body;
+}
+
+/** The answer's item for each record sent: by client id, else by id, the new ones among the unknown ids in order. */
+function match(owner: Model, carriedOne: Carried, items: Record<string, unknown>[]): (Record<string, unknown> | undefined)[] {
+  const target = carriedOne.link.target;
+  const clientIdProperty = target.clientIdProperty;
+  if (clientIdProperty !== undefined && items.some((item) => item[clientIdProperty] !== undefined)) {
+    return carriedOne.records.map((child) => {
+      const found = items.find((item) => String(item[clientIdProperty]) === child.clientId);
+      if (found === undefined) return undefined;
+      const { [clientIdProperty]: _clientId, ...rest } = found;
+      return rest;
+    });
+  }
+  const key = idKey(target);
+  const session = sessionOf(owner);
+  const unknown = items.filter((item) => keyOf(item[key]) === undefined || session?.get(target, item[key]) === undefined);
+  let next = 0;
+  return carriedOne.records.map((child) => (child.phantom ? unknown[next++] : items.find((item) => keyOf(item[key]) === keyOf(child.getId()))));
+}
+
+function commit(record: RecordLike, item: Record<string, unknown> | undefined, written: Record<string, unknown> | undefined): string | (() => void) | undefined {
+  const carriedAll = written === undefined ? undefined : sent.get(written);
+  const owner = asModel(record);
+  if (carriedAll === undefined || owner === undefined) return undefined;
+  const plans: [Carried, Record<string, unknown>[]][] = [];
+  for (const carriedOne of carriedAll) {
+    const { link, records } = carriedOne;
+    const answer = item?.[link.associationKey];
+    const items = (Array.isArray(answer) ? answer : answer === undefined || answer === null ? [] : [answer]).filter(isPlainObject);
+    const matched = match(owner, carriedOne, items);
+    const key = idKey(link.target);
+    const missing = matched.filter((found, i) => found === undefined || (records[i]?.phantom === true && !isValidId(found[key]))).length;
+    if (missing > 0) return `${missing} of the ${records.length} ${link.associationKey} sent nested are not in the answer (${items.length} there)`;
+    plans.push([carriedOne, matched.filter(isPlainObject)]);
+  }
+  return () => {
+    const ownerId: unknown = item?.[idKey(owner.getModelClass())] ?? owner.getId();
+    for (const [{ link, records, snapshots, data, destroyed }, matched] of plans) {
+      records.forEach((child, i) => {
+        inFlight.delete(child);
+        const found = matched[i];
+        child[SUCCEED](snapshots[i], found === undefined || found[link.foreignKey] !== undefined ? found : { ...found, [link.foreignKey]: ownerId }, undefined, data[i]);
+      });
+      for (const child of destroyed) {
+        inFlight.delete(child);
+        child[ERASE]();
+      }
+    }
+  };
+}
+
+/** The field errors of a child: `posts.title` (Rails) goes to the children sent with that field blank, else to all; `posts[1].title` to the second. */
+function errorsOf(link: Link, records: readonly Model[], index: number, errors: FieldErrors): FieldErrors {
+  const out: FieldErrors = {};
+  const prefix = `${link.associationKey}`;
+  for (const [key, messages] of Object.entries(errors)) {
+    const found = /^(.+?)(?:\[(\d+)\])?\.([^.[\]]+)$/.exec(key);
+    if (found === null || found[1] !== prefix) continue;
+    const field = found[3] ?? '';
+    if (found[2] !== undefined) {
+      if (Number(found[2]) === index) out[field] = messages;
+      continue;
+    }
+    const blank = (record: Model | undefined): boolean => {
+      const value: unknown = record?.get(field);
+      return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+    };
+    if (blank(records[index]) || !records.some(blank)) out[field] = messages;
+  }
+  return out;
+}
+
+function fail(_record: RecordLike, applied: 'no' | 'maybe', errors: FieldErrors | undefined, written: Record<string, unknown> | undefined): void {
+  const carriedAll = written === undefined ? undefined : sent.get(written);
+  for (const { link, records, snapshots, destroyed } of carriedAll ?? []) {
+    records.forEach((child, i) => {
+      inFlight.delete(child);
+      child[FAIL](applied, undefined, errors === undefined ? undefined : errorsOf(link, records, i, errors), snapshots[i]);
+    });
+    for (const child of destroyed) inFlight.delete(child);
+  }
+}
+
+const hook: NestedWrite = { write, commit, fail };
+
+/** A model with nested-write associations: its records carry their children (once per class). */
+export function equipNested(model: object): void {
+  if (writeLinks(model).length === 0) return;
+  if (!Object.hasOwn(model, NESTED)) Object.defineProperty(model, NESTED, { value: hook, configurable: true });
+  extensions.nestedWrite ??= { carried, carries };
+}

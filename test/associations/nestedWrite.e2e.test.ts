@@ -1,0 +1,130 @@
+/**
+ * Nested write (API.md 9.3) against the test server's Rails conventions with
+ * accepts_nested_attributes_for: a user's new and changed posts travel in its body as
+ * `posts_attributes`, commit with it all or nothing, and are not sent again by their own store.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import '../../src/presets.js';
+import { Model, ProxyError, Store } from '../../src/index.js';
+import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
+import { startTestServer, type TestServer } from '../server/index.js';
+
+class Author extends Model.define({ entityName: 'User', fields: { id: 'int', name: 'string' }, proxy: { type: 'rest', url: '/users', preset: 'rails' } }) {
+  static associations = { posts: hasMany(() => Article, { foreignKey: 'user_id', inverse: 'user', owned: true, nested: { write: true } }) };
+  declare posts: Accessor<typeof Author.associations.posts>;
+}
+
+class Article extends Model.define({ entityName: 'Post', fields: { id: 'int', title: 'string', user_id: 'int' }, proxy: { type: 'rest', url: '/posts', preset: 'rails' } }) {
+  static associations = { user: belongsTo(() => Author, { foreignKey: 'user_id', inverse: 'posts' }) };
+  declare getUser: Accessor<typeof Article.associations.user>;
+}
+
+let server: TestServer;
+
+beforeEach(async () => {
+  server = await startTestServer({
+    conventions: 'rails',
+    resources: { users: [{ id: 1, name: 'Ann' }], posts: [{ id: 1, title: 'one', user_id: 1 }, { id: 2, title: 'two', user_id: 1 }, { id: 3, title: 'three', user_id: 1 }] },
+    required: { posts: ['title'] },
+    fields: { users: ['name'], posts: ['title', 'user_id'] },
+    nested: { users: { posts: { foreignKey: 'user_id' } } },
+  });
+  Author.setProxy({ type: 'rest', url: `${server.url}/users`, preset: 'rails' });
+  Article.setProxy({ type: 'rest', url: `${server.url}/posts`, preset: 'rails' });
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+function writes(): { method: string; path: string; json: unknown }[] {
+  return server.requests.filter((request) => request.method !== 'GET').map(({ method, path, json }) => ({ method, path, json }));
+}
+
+async function loaded(session: Session): Promise<Author> {
+  const users = new Store({ model: Author, session, pageSize: 0 });
+  await users.load();
+  const ann = users.getById(1);
+  if (ann === undefined) throw new Error('user 1 missing');
+  await ann.posts().load();
+  return ann;
+}
+
+describe('nested write with Rails accepts_nested_attributes_for', () => {
+  it('a new user with two new posts goes in one POST with posts_attributes; the posts get their ids and key', async () => {
+    const session = new Session();
+    const users = new Store({ model: Author, session, pageSize: 0 });
+    const posts = new Store({ model: Article, session, pageSize: 0 });
+    const [zed] = users.add({ name: 'Zed' });
+    if (zed === undefined) throw new Error('no record');
+    const [a, b] = zed.posts().add([{ title: 'a' }, { title: 'b' }]);
+    posts.add([a, b].filter((post) => post !== undefined));
+    await Promise.all([users.sync(), posts.sync()]);
+    expect(writes()).toEqual([{ method: 'POST', path: '/users', json: { user: { name: 'Zed', posts_attributes: [{ title: 'a' }, { title: 'b' }] } } }]);
+    expect(zed.getId()).toBe(2);
+    expect([a?.getId(), b?.getId()]).toEqual([4, 5]);
+    expect([a?.get('user_id'), b?.get('user_id'), a?.phantom, b?.dirty]).toEqual([2, 2, false, false]);
+    expect(a?.getUser()).toBe(zed);
+    expect(zed.posts().getRange()).toEqual([a, b]);
+    expect((server.db.posts ?? []).filter((row) => row.user_id === 2)).toHaveLength(2);
+    await posts.sync();
+    expect(writes()).toHaveLength(1); // nothing sent twice
+  });
+
+  it('an update edits one post, adds one and destroys one in one PUT; the store of posts sends nothing', async () => {
+    const session = new Session();
+    const ann = await loaded(session);
+    const list = ann.posts();
+    const [one, two] = [list.getById(1), list.getById(2)];
+    if (one === undefined || two === undefined) throw new Error('posts missing');
+    one.set('title', 'one!');
+    const [fresh] = list.add({ title: 'four' });
+    list.remove(two);
+    server.reset();
+    await ann.save();
+    await list.sync();
+    expect(writes()).toEqual([{
+      method: 'PUT', path: '/users/1',
+      json: { user: { id: 1, name: 'Ann', posts_attributes: [{ id: 1, title: 'one!' }, { title: 'four' }, { id: 2, _destroy: true }] } },
+    }]);
+    expect(fresh?.getId()).toBe(4);
+    expect([one.dirty, fresh?.phantom, two.erased]).toEqual([false, false, true]);
+    expect(list.getRange().map((post) => post.getId())).toEqual([1, 3, 4]);
+    expect((server.db.posts ?? []).map((row) => [row.id, row.title])).toEqual([[1, 'one!'], [3, 'three'], [4, 'four']]);
+  });
+
+  it('a blank child is a 422: nothing commits, the child gets the error, everything stays pending', async () => {
+    const session = new Session();
+    const ann = await loaded(session);
+    const list = ann.posts();
+    const one = list.getById(1);
+    if (one === undefined) throw new Error('post missing');
+    one.set('title', 'changed');
+    ann.set('name', 'Annie');
+    const [blank] = list.add({ title: ' ' });
+    const error: unknown = await ann.save().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProxyError);
+    expect(error instanceof ProxyError && error.kind).toBe('validation');
+    expect(blank?.errors).toEqual({ title: ["can't be blank"] });
+    expect([ann.dirty, one.dirty, blank?.phantom]).toEqual([true, true, true]);
+    expect(one.get('title')).toBe('changed');
+    expect(server.db.posts).toHaveLength(3);
+    // Fixed, the next save sends them all.
+    blank?.set('title', 'now');
+    await ann.save();
+    expect([ann.dirty, one.dirty, blank?.phantom, blank?.getId()]).toEqual([false, false, false, 4]);
+  });
+
+  it('an answer with fewer children than were sent commits nothing and fails with kind server', async () => {
+    const session = new Session();
+    const users = new Store({ model: Author, session, pageSize: 0 });
+    const [zed] = users.add({ name: 'Zed' });
+    if (zed === undefined) throw new Error('no record');
+    const [a, b] = zed.posts().add([{ title: 'a' }, { title: 'b' }]);
+    server.respond('POST', '/users', { status: 201, body: { id: 9, name: 'Zed', posts: [{ id: 70, title: 'a', user_id: 9 }] } }, { times: 1 });
+    const error: unknown = await zed.save().catch((caught: unknown) => caught);
+    expect(error instanceof ProxyError && error.kind).toBe('server');
+    expect([zed.phantom, a?.phantom, b?.phantom, zed.getId(), a?.getId()]).toEqual([true, true, true, undefined, undefined]);
+    expect(a?.get('user_id')).toBeUndefined();
+  });
+});
