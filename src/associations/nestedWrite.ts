@@ -11,7 +11,8 @@ import { extensions } from '../model/extensions.js';
 import { Model } from '../model/Model.js';
 import { proxyOf } from '../model/persistence.js';
 import { idKey } from '../operation/commit.js';
-import { ERASE, FAIL, NESTED, SEND, SUCCEED } from '../operation/protocol.js';
+import { requestOf } from '../model/writeState.js';
+import { ERASE, FAIL, NESTED, SEND, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
 import { isValidId, type NestedWrite, type RecordLike } from '../operation/types.js';
 import { keyOf } from '../store/list.js';
 import { newKey } from '../util/ids.js';
@@ -137,7 +138,10 @@ function commit(record: RecordLike, item: Record<string, unknown> | undefined, w
       records.forEach((child, i) => {
         inFlight.delete(child);
         const found = matched[i];
-        child[SUCCEED](snapshots[i], found === undefined || found[link.foreignKey] !== undefined ? found : { ...found, [link.foreignKey]: ownerId }, undefined, data[i]);
+        // A body sent again as first written (a create re-sent under its key): the child takes part again.
+        const state = child[WRITE_STATE];
+        const snapshot = child.phantom && state.status !== 'creating' ? child[SEND]('create', requestOf(state) ?? { key: newKey(), records: [child] }) : snapshots[i];
+        child[SUCCEED](snapshot, found === undefined || found[link.foreignKey] !== undefined ? found : { ...found, [link.foreignKey]: ownerId }, undefined, data[i]);
       });
       for (const child of destroyed) {
         inFlight.delete(child);

@@ -115,7 +115,8 @@ describe('nested write with Rails accepts_nested_attributes_for', () => {
     expect([ann.dirty, one.dirty, blank?.phantom, blank?.getId()]).toEqual([false, false, false, 4]);
   });
 
-  it('an answer with fewer children than were sent commits nothing and fails with kind server', async () => {
+  it.each([false, true])('an answer with fewer children than were sent commits nothing and fails with kind server (idempotencyKey %s)', async (idempotencyKey) => {
+    Author.setProxy({ type: 'rest', url: `${server.url}/users`, preset: 'rails', idempotencyKey });
     const session = new Session();
     const users = new Store({ model: Author, session, pageSize: 0 });
     const [zed] = users.add({ name: 'Zed' });
@@ -126,5 +127,53 @@ describe('nested write with Rails accepts_nested_attributes_for', () => {
     expect(error instanceof ProxyError && error.kind).toBe('server');
     expect([zed.phantom, a?.phantom, b?.phantom, zed.getId(), a?.getId()]).toEqual([true, true, true, undefined, undefined]);
     expect(a?.get('user_id')).toBeUndefined();
+    // The next save (the server answering as it should) commits them all, each once.
+    await zed.save();
+    expect([zed.phantom, a?.phantom, b?.phantom, a?.dirty, b?.get('user_id')]).toEqual([false, false, false, false, zed.getId()]);
+    expect(zed.posts().getRange().map((post) => post.get('title'))).toEqual(['a', 'b']);
+    expect((server.db.posts ?? []).filter((row) => row.user_id === zed.getId())).toHaveLength(2);
+  });
+
+  it('without the rails preset, children go under the association key; a hostile shape commits nothing', async () => {
+    Author.setProxy({ type: 'rest', url: `${server.url}/users` });
+    const session = new Session();
+    const users = new Store({ model: Author, session, pageSize: 0 });
+    const [zed] = users.add({ name: 'Zed' });
+    if (zed === undefined) throw new Error('no record');
+    const [a] = zed.posts().add({ title: 'a' });
+    server.respond('POST', '/users', { status: 201, body: { id: 9, name: 'Zed', posts: 'not a list' } }, { times: 1 });
+    const error: unknown = await zed.save().catch((caught: unknown) => caught);
+    expect(error instanceof ProxyError && error.kind).toBe('server');
+    expect(server.requests[0]?.json).toEqual({ name: 'Zed', posts: [{ title: 'a' }] });
+    expect([zed.phantom, a?.phantom]).toEqual([true, true]);
+    server.respond('POST', '/users', { status: 201, body: { id: 9, name: 'Zed', posts: [{ id: 70, title: 'a' }] } }, { times: 1 });
+    await zed.save();
+    // The child's key comes from the answer's owner.
+    expect([a?.getId(), a?.get('user_id'), a?.dirty]).toEqual([70, 9, false]);
+  });
+
+  it('matches the answer by the target\'s clientIdProperty, in any order; index errors reach that child only', async () => {
+    Article.clientIdProperty = 'cid';
+    try {
+      const session = new Session();
+      const ann = await loaded(session);
+      const [x, y] = ann.posts().add([{ title: 'x' }, { title: 'y' }]);
+      if (x === undefined || y === undefined) throw new Error('no records');
+      server.reset();
+      server.respond('PUT', '/users/1', { status: 422, body: { 'posts[1].title': ['is too short'] } }, { times: 1 });
+      await ann.save().catch(() => undefined);
+      expect([x.errors, y.errors]).toEqual([{}, { title: ['is too short'] }]);
+      server.respond('PUT', '/users/1', (request) => {
+        const sentPosts: unknown = Reflect.get(Reflect.get(Object(request.json), 'user') ?? {}, 'posts_attributes');
+        const cids = Array.isArray(sentPosts) ? sentPosts.map((post: unknown) => Reflect.get(Object(post), 'cid')) : [];
+        return { status: 200, body: { id: 1, name: 'Ann', posts: [{ id: 1, title: 'one', user_id: 1 }, { id: 81, title: 'y', user_id: 1, cid: cids[1] }, { id: 80, title: 'x', user_id: 1, cid: cids[0] }] } };
+      }, { times: 1 });
+      await ann.save();
+      expect(server.requests.at(-1)?.json).toEqual({ user: { id: 1, name: 'Ann', posts_attributes: [{ title: 'x', cid: x.clientId }, { title: 'y', cid: y.clientId }] } });
+      expect([x.getId(), y.getId(), x.phantom, y.dirty]).toEqual([80, 81, false, false]);
+      expect(Object.keys(x.getData())).not.toContain('cid');
+    } finally {
+      Article.clientIdProperty = undefined;
+    }
   });
 });
