@@ -6,10 +6,12 @@
  * ids the session does not hold: Rails answers all of the owner's records) in order. The records
  * carried are not sent by their own store's sync.
  */
-import type { FieldErrors } from '../errors/ProxyError.js';
+import { ProxyError, type FieldErrors } from '../errors/ProxyError.js';
 import { extensions } from '../model/extensions.js';
 import { Model } from '../model/Model.js';
 import { proxyOf } from '../model/persistence.js';
+import { invalidError } from '../model/validate.js';
+import { claimWrites } from '../model/writes.js';
 import { idKey } from '../operation/commit.js';
 import { requestOf } from '../model/writeState.js';
 import { ERASE, FAIL, NESTED, SEND, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
@@ -28,12 +30,25 @@ interface Carried {
   readonly snapshots: unknown[];
   readonly data: Record<string, unknown>[];
   readonly destroyed: Model[];
+  /** The parent's write ended: they are their own again. */
+  readonly settle: () => void;
 }
 
 /** The record's written data -> what its body carried. */
 const sent = new WeakMap<object, Carried[]>();
 /** Records in flight in a parent's body. */
 const inFlight = new WeakSet<object>();
+
+/** The records travel in a parent's write: their own saves wait for it (and they show as saving). Returns what ends that. */
+function board(records: Model[]): () => void {
+  let end = (): void => undefined;
+  claimWrites(records, new Promise<void>((resolve) => (end = resolve)));
+  for (const record of records) inFlight.add(record);
+  return () => {
+    for (const record of records) inFlight.delete(record);
+    end();
+  };
+}
 
 function writeLinks(model: object): Link[] {
   return linksOf(model).filter((link) => link.write);
@@ -76,12 +91,21 @@ function asModel(record: RecordLike): Model | undefined {
 function write(record: RecordLike, data: Record<string, unknown>, dataOf: (other: RecordLike) => Record<string, unknown>): Record<string, unknown> {
   const owner = asModel(record);
   if (owner === undefined) return data;
+  const plans = writeLinks(owner.constructor).map((link) => ({ link, ...pendingOf(owner, link) })).filter(({ changed, destroyed }) => changed.length + destroyed.length > 0);
+  // Each carried record is checked as its own save would check it: one invalid, nothing is sent.
+  for (const { link, changed } of plans) {
+    for (const child of changed) {
+      const invalid = invalidError(child, child.phantom ? 'create' : 'update');
+      if (invalid === undefined) continue;
+      const fieldErrors: FieldErrors = {};
+      for (const [field, messages] of Object.entries(invalid.fieldErrors ?? {})) fieldErrors[`${link.associationKey}.${field}`] = messages;
+      throw new ProxyError('validation', `${link.associationKey}: ${invalid.message}`, { fieldErrors, mayHaveBeenApplied: false });
+    }
+  }
   let body = data;
   const carriedNow: Carried[] = [];
   const rails = Reflect.get(proxyOf(owner, {}), 'preset') === 'rails';
-  for (const link of writeLinks(owner.constructor)) {
-    const { changed, destroyed } = pendingOf(owner, link);
-    if (changed.length + destroyed.length === 0) continue;
+  for (const { link, changed, destroyed } of plans) {
     const snapshots = changed.map((child) => child[SEND](child.phantom ? 'create' : 'update', child.phantom ? { key: newKey(), records: [child] } : undefined));
     const written = changed.map((child) => {
       const out = dataOf(child);
@@ -90,9 +114,8 @@ function write(record: RecordLike, data: Record<string, unknown>, dataOf: (other
     });
     const key = idKey(link.target);
     const items: Record<string, unknown>[] = [...written, ...destroyed.map((child) => ({ [key]: child.getId(), _destroy: true }))];
-    for (const child of [...changed, ...destroyed]) inFlight.add(child);
     body = { ...body, [rails ? `${link.associationKey}_attributes` : link.associationKey]: items };
-    carriedNow.push({ link, records: changed, snapshots, data: written, destroyed });
+    carriedNow.push({ link, records: changed, snapshots, data: written, destroyed, settle: board([...changed, ...destroyed]) });
   }
   if (carriedNow.length > 0) sent.set(data, carriedNow);
   return body;
@@ -134,19 +157,16 @@ function commit(record: RecordLike, item: Record<string, unknown> | undefined, w
   }
   return () => {
     const ownerId: unknown = item?.[idKey(owner.getModelClass())] ?? owner.getId();
-    for (const [{ link, records, snapshots, data, destroyed }, matched] of plans) {
+    for (const [{ link, records, snapshots, data, destroyed, settle }, matched] of plans) {
       records.forEach((child, i) => {
-        inFlight.delete(child);
         const found = matched[i];
         // A body sent again as first written (a create re-sent under its key): the child takes part again.
         const state = child[WRITE_STATE];
         const snapshot = child.phantom && state.status !== 'creating' ? child[SEND]('create', requestOf(state) ?? { key: newKey(), records: [child] }) : snapshots[i];
         child[SUCCEED](snapshot, found === undefined || found[link.foreignKey] !== undefined ? found : { ...found, [link.foreignKey]: ownerId }, undefined, data[i]);
       });
-      for (const child of destroyed) {
-        inFlight.delete(child);
-        child[ERASE]();
-      }
+      for (const child of destroyed) child[ERASE]();
+      settle();
     }
   };
 }
@@ -174,12 +194,9 @@ function errorsOf(link: Link, records: readonly Model[], index: number, errors: 
 
 function fail(_record: RecordLike, applied: 'no' | 'maybe', errors: FieldErrors | undefined, written: Record<string, unknown> | undefined): void {
   const carriedAll = written === undefined ? undefined : sent.get(written);
-  for (const { link, records, snapshots, destroyed } of carriedAll ?? []) {
-    records.forEach((child, i) => {
-      inFlight.delete(child);
-      child[FAIL](applied, undefined, errors === undefined ? undefined : errorsOf(link, records, i, errors), snapshots[i]);
-    });
-    for (const child of destroyed) inFlight.delete(child);
+  for (const { link, records, snapshots, settle } of carriedAll ?? []) {
+    records.forEach((child, i) => child[FAIL](applied, undefined, errors === undefined ? undefined : errorsOf(link, records, i, errors), snapshots[i]));
+    settle();
   }
 }
 

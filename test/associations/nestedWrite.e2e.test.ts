@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '../../src/presets.js';
-import { Model, ProxyError, Store } from '../../src/index.js';
+import { length, Model, ProxyError, Store } from '../../src/index.js';
 import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 
@@ -14,7 +14,7 @@ class Author extends Model.define({ entityName: 'User', fields: { id: 'int', nam
   declare posts: Accessor<typeof Author.associations.posts>;
 }
 
-class Article extends Model.define({ entityName: 'Post', fields: { id: 'int', title: 'string', user_id: 'int' }, proxy: { type: 'rest', url: '/posts', preset: 'rails' } }) {
+class Article extends Model.define({ entityName: 'Post', fields: { id: 'int', title: 'string', user_id: 'int' }, validators: { title: length({ max: 20 }) }, proxy: { type: 'rest', url: '/posts', preset: 'rails' } }) {
   static associations = { user: belongsTo(() => Author, { foreignKey: 'user_id', inverse: 'posts' }) };
   declare getUser: Accessor<typeof Article.associations.user>;
 }
@@ -81,8 +81,12 @@ describe('nested write with Rails accepts_nested_attributes_for', () => {
     const [fresh] = list.add({ title: 'four' });
     list.remove(two);
     server.reset();
-    await ann.save();
-    await list.sync();
+    server.inject({ type: 'delay', ms: 100, match: { method: 'PUT' } });
+    const saving = ann.save();
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Carried by the user's write in flight: they show as saving, and their own saves wait for it (nothing sent twice).
+    expect([one.saving, fresh?.saving]).toEqual([true, true]);
+    await Promise.all([saving, one.save(), list.sync()]);
     expect(writes()).toEqual([{
       method: 'PUT', path: '/users/1',
       json: { user: { id: 1, name: 'Ann', posts_attributes: [{ id: 1, title: 'one!' }, { title: 'four' }, { id: 2, _destroy: true }] } },
@@ -175,5 +179,21 @@ describe('nested write with Rails accepts_nested_attributes_for', () => {
     } finally {
       Article.clientIdProperty = undefined;
     }
+  });
+
+  it('a child that fails its own validators: nothing is sent, the child has the errors, the owner the nested key', async () => {
+    const session = new Session();
+    const ann = await loaded(session);
+    const [long] = ann.posts().add({ title: 'x'.repeat(30) });
+    server.reset();
+    const error: unknown = await ann.save().catch((caught: unknown) => caught);
+    expect(error instanceof ProxyError && [error.kind, error.mayHaveBeenApplied]).toEqual(['validation', false]);
+    expect(writes()).toEqual([]);
+    expect(Object.keys(long?.errors ?? {})).toEqual(['title']);
+    expect(Object.keys(ann.errors)).toEqual(['posts.title']);
+    expect([long?.phantom, long?.saving]).toEqual([true, false]);
+    long?.set('title', 'short');
+    await ann.save();
+    expect(long?.getId()).toBe(4);
   });
 });
