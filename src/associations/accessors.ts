@@ -58,6 +58,7 @@ function checkTarget(link: Link, record: unknown): Model | null {
 function accessorsOf(link: Link): void {
   const prototype: object = link.owner.prototype;
   const Name = capitalised(link.name);
+  if (link.write) equipNested(link.owner);
   if (link.kind === 'hasMany' || link.kind === 'manyToMany') {
     install(prototype, link.name, function (this: Model) {
       if (link.kind === 'manyToMany') throw new TypeError(`${link.owner.getEntityName()}.${link.name}: manyToMany is not available yet`);
@@ -107,7 +108,6 @@ const equipped = new WeakSet<object>();
 function ready(model: object): void {
   if (!isModelClass(model) || equipped.has(model)) return;
   for (const link of prepare(model)) accessorsOf(link);
-  equipNested(model);
   equipped.add(model);
 }
 

@@ -202,9 +202,8 @@ function fail(_record: RecordLike, applied: 'no' | 'maybe', errors: FieldErrors 
 
 const hook: NestedWrite = { write, commit, fail };
 
-/** A model with nested-write associations: its records carry their children (once per class). */
+/** A model that declares a nested-write association: its records carry their children. */
 export function equipNested(model: object): void {
-  if (writeLinks(model).length === 0) return;
   if (!Object.hasOwn(model, NESTED)) Object.defineProperty(model, NESTED, { value: hook, configurable: true });
   extensions.nestedWrite ??= { carried, carries };
 }
