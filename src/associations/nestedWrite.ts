@@ -14,11 +14,13 @@ import { invalidError } from '../model/validate.js';
 import { claimWrites } from '../model/writes.js';
 import { idKey } from '../operation/commit.js';
 import { requestOf } from '../model/writeState.js';
-import { ERASE, FAIL, NESTED, SEND, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
-import { isValidId, type NestedWrite, type RecordLike } from '../operation/types.js';
+import { ERASE, FAIL, SEND, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
+import type { Request } from '../operation/Request.js';
+import { isValidId, type RecordLike } from '../operation/types.js';
 import { keyOf } from '../store/list.js';
 import { newKey } from '../util/ids.js';
 import { isPlainObject } from '../util/options.js';
+import { JsonWriter } from '../writer/JsonWriter.js';
 import { keyLinksOf, linksOf, type Link } from './declare.js';
 import { sessionOf } from './session.js';
 import { parentOf, storeFor } from './stores.js';
@@ -34,7 +36,7 @@ interface Carried {
   readonly settle: () => void;
 }
 
-/** The record's written data -> what its body carried. */
+/** The owner -> what its body carried (its writes never overlap). Kept after a failure that may have been applied: a create re-sent under its key sends that body again. */
 const sent = new WeakMap<object, Carried[]>();
 /** Records in flight in a parent's body. */
 const inFlight = new WeakSet<object>();
@@ -117,7 +119,8 @@ function write(record: RecordLike, data: Record<string, unknown>, dataOf: (other
     body = { ...body, [rails ? `${link.associationKey}_attributes` : link.associationKey]: items };
     carriedNow.push({ link, records: changed, snapshots, data: written, destroyed, settle: board([...changed, ...destroyed]) });
   }
-  if (carriedNow.length > 0) sent.set(data, carriedNow);
+  if (carriedNow.length > 0) sent.set(owner, carriedNow);
+  else sent.delete(owner);
   return body;
 }
 
@@ -140,10 +143,10 @@ function match(owner: Model, carriedOne: Carried, items: Record<string, unknown>
   return carriedOne.records.map((child) => (child.phantom ? unknown[next++] : items.find((item) => keyOf(item[key]) === keyOf(child.getId()))));
 }
 
-function commit(record: RecordLike, item: Record<string, unknown> | undefined, written: Record<string, unknown> | undefined): string | (() => void) | undefined {
-  const carriedAll = written === undefined ? undefined : sent.get(written);
-  const owner = asModel(record);
-  if (carriedAll === undefined || owner === undefined) return undefined;
+/** The owner's write succeeded: the records it carried commit first, or, when the answer lacks some, nothing does (kind 'server'). */
+function commit(owner: object, item: Record<string, unknown> | undefined): void {
+  const carriedAll = sent.get(owner);
+  if (carriedAll === undefined || !(owner instanceof Model)) return;
   const plans: [Carried, Record<string, unknown>[]][] = [];
   for (const carriedOne of carriedAll) {
     const { link, records } = carriedOne;
@@ -152,23 +155,22 @@ function commit(record: RecordLike, item: Record<string, unknown> | undefined, w
     const matched = match(owner, carriedOne, items);
     const key = idKey(link.target);
     const missing = matched.filter((found, i) => found === undefined || (records[i]?.phantom === true && !isValidId(found[key]))).length;
-    if (missing > 0) return `${missing} of the ${records.length} ${link.associationKey} sent nested are not in the answer (${items.length} there)`;
+    if (missing > 0) throw new ProxyError('server', `${missing} of the ${records.length} ${link.associationKey} sent nested are not in the answer (${items.length} there)`, { mayHaveBeenApplied: true });
     plans.push([carriedOne, matched.filter(isPlainObject)]);
   }
-  return () => {
-    const ownerId: unknown = item?.[idKey(owner.getModelClass())] ?? owner.getId();
-    for (const [{ link, records, snapshots, data, destroyed, settle }, matched] of plans) {
-      records.forEach((child, i) => {
-        const found = matched[i];
-        // A body sent again as first written (a create re-sent under its key): the child takes part again.
-        const state = child[WRITE_STATE];
-        const snapshot = child.phantom && state.status !== 'creating' ? child[SEND]('create', requestOf(state) ?? { key: newKey(), records: [child] }) : snapshots[i];
-        child[SUCCEED](snapshot, found === undefined || found[link.foreignKey] !== undefined ? found : { ...found, [link.foreignKey]: ownerId }, undefined, data[i]);
-      });
-      for (const child of destroyed) child[ERASE]();
-      settle();
-    }
-  };
+  sent.delete(owner);
+  const ownerId: unknown = item?.[idKey(owner.getModelClass())] ?? owner.getId();
+  for (const [{ link, records, snapshots, data, destroyed, settle }, matched] of plans) {
+    records.forEach((child, i) => {
+      const found = matched[i];
+      // A body sent again as first written (a create re-sent under its key): the child takes part again.
+      const state = child[WRITE_STATE];
+      const snapshot = child.phantom && state.status !== 'creating' ? child[SEND]('create', requestOf(state) ?? { key: newKey(), records: [child] }) : snapshots[i];
+      child[SUCCEED](snapshot, found === undefined || found[link.foreignKey] !== undefined ? found : { ...found, [link.foreignKey]: ownerId }, undefined, data[i]);
+    });
+    for (const child of destroyed) child[ERASE]();
+    settle();
+  }
 }
 
 /** The field errors of a child: `posts.title` (Rails) goes to the children sent with that field blank, else to all; `posts[1].title` to the second. */
@@ -192,18 +194,43 @@ function errorsOf(link: Link, records: readonly Model[], index: number, errors: 
   return out;
 }
 
-function fail(_record: RecordLike, applied: 'no' | 'maybe', errors: FieldErrors | undefined, written: Record<string, unknown> | undefined): void {
-  const carriedAll = written === undefined ? undefined : sent.get(written);
+/** The owner's write failed: so did the records it carried, each with its share of the field errors. */
+function fail(owner: object, applied: 'no' | 'maybe', errors: FieldErrors | undefined): void {
+  const carriedAll = sent.get(owner);
+  if (applied === 'no') sent.delete(owner);
   for (const { link, records, snapshots, settle } of carriedAll ?? []) {
     records.forEach((child, i) => child[FAIL](applied, undefined, errors === undefined ? undefined : errorsOf(link, records, i, errors), snapshots[i]));
     settle();
   }
 }
 
-const hook: NestedWrite = { write, commit, fail };
+/** The models that declare a nested-write association. */
+const carriers = new WeakSet<object>();
+const coreData = JsonWriter.prototype.getRecordData;
+
+/** The writer's data of a record, with the records it carries (a create or an update of a carrier). */
+function recordData(this: JsonWriter, record: RecordLike, request: Request): Record<string, unknown> {
+  const data = coreData.call(this, record, request);
+  if (request.action === 'destroy' || !carriers.has(record.getModelClass())) return data;
+  return write(record, data, (other) => coreData.call(this, other, request));
+}
+
+const core = { succeed: Model.prototype[SUCCEED], fail: Model.prototype[FAIL] };
 
 /** A model that declares a nested-write association: its records carry their children. */
 export function equipNested(model: object): void {
-  if (!Object.hasOwn(model, NESTED)) Object.defineProperty(model, NESTED, { value: hook, configurable: true });
-  extensions.nestedWrite ??= { carried, carries };
+  carriers.add(model);
+  if (extensions.nestedWrite !== undefined) return;
+  extensions.nestedWrite = { carried, carries };
+  // The core's writer and write protocol: a carrier's body is made, and its carried records
+  // commit or fail with it, here (the core has no hook for them, and pays nothing).
+  JsonWriter.prototype.getRecordData = recordData;
+  Model.prototype[SUCCEED] = function (this: Model, snapshot, item, assignedId, written) {
+    commit(this, item);
+    core.succeed.call(this, snapshot, item, assignedId, written);
+  };
+  Model.prototype[FAIL] = function (this: Model, applied, body, errors, snapshot, destroy) {
+    core.fail.call(this, applied, body, errors, snapshot, destroy);
+    fail(this, applied, errors);
+  };
 }

@@ -6,7 +6,7 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { missingIds, unsafeId } from '../errors/messages.js';
 import type { Operation } from './Operation.js';
-import { ERASE, NESTED, SUCCEED, WRITE_STATE } from './protocol.js';
+import { ERASE, SUCCEED, WRITE_STATE } from './protocol.js';
 import { isUnsafeId, isValidId, type ModelClassLike, type RecordLike } from './types.js';
 
 /** The key of the id in server data: the id field's mapping, or the id property. */
@@ -49,14 +49,6 @@ export function commitWrite(
     return;
   }
   const matched = matchItems(records, items, writerClientIdProperty);
-  // With rest-proxy/associations: the records each carried, checked before anything commits.
-  let carried: ((() => void) | undefined)[] | undefined;
-  for (let i = 0; i < records.length; i++) {
-    const record = records[i];
-    const found = record?.getModelClass()[NESTED]?.commit(record, matched[i], operation.written[i]);
-    if (typeof found === 'string') throw fail('server', found);
-    if (found !== undefined) (carried ??= [])[i] = found;
-  }
   const missing: number[] = [];
   let unsafe: number | undefined;
   // The id key of the records' model class, looked up again only when the class changes.
@@ -89,7 +81,6 @@ export function commitWrite(
         }
       }
     }
-    carried?.[i]?.();
     record[SUCCEED](operation.snapshots[i], item, fallback, operation.written[i]);
   }
   if (unsafe !== undefined) throw fail('parse', unsafeId(unsafe));

@@ -17,5 +17,3 @@ export const FAIL: unique symbol = Symbol('rest-proxy.fail');
 export const ERASE: unique symbol = Symbol('rest-proxy.erase');
 /** `(name) => string | undefined`: a date field still held as the canonical ISO string it is written as. */
 export const STORED_DATE: unique symbol = Symbol('rest-proxy.storedDate');
-/** On a model class (set by rest-proxy/associations): a `NestedWrite`, its records carrying others in their bodies. */
-export const NESTED: unique symbol = Symbol('rest-proxy.nested');

@@ -5,7 +5,7 @@
  */
 import type { FieldErrors } from '../errors/ProxyError.js';
 import type { CreateRequest, WriteState } from '../model/writeState.js';
-import type { ERASE, FAIL, NESTED, SEND, STORED_DATE, SUCCEED, WRITE_STATE } from './protocol.js';
+import type { ERASE, FAIL, SEND, STORED_DATE, SUCCEED, WRITE_STATE } from './protocol.js';
 
 export type Action = 'create' | 'read' | 'update' | 'destroy';
 export const ACTIONS: readonly Action[] = ['create', 'read', 'update', 'destroy'];
@@ -62,21 +62,6 @@ export interface ModelClassLike {
   getFields(): readonly FieldInfo[];
   /** Make a record from one item of a read's answer. */
   fromServer(data: Record<string, unknown>): RecordLike;
-  /** @internal */
-  readonly [NESTED]?: NestedWrite | undefined;
-}
-
-/**
- * @internal Nested write (rest-proxy/associations): the records of a model carry others in their
- * bodies. `written` is the record's own data as the writer wrote it (the key of what it carried).
- */
-export interface NestedWrite {
-  /** The body of a create or update: `data` with the records it carries (`dataOf`: the writer's data of one). */
-  write(record: RecordLike, data: Record<string, unknown>, dataOf: (other: RecordLike) => Record<string, unknown>): Record<string, unknown>;
-  /** Before anything commits: a problem with the answer (nothing commits), else what commits the carried records. */
-  commit(record: RecordLike, item: Record<string, unknown> | undefined, written: Record<string, unknown> | undefined): string | (() => void) | undefined;
-  /** The write failed: so did the carried records' (with their share of the field errors). */
-  fail(record: RecordLike, applied: 'no' | 'maybe', errors: FieldErrors | undefined, written: Record<string, unknown> | undefined): void;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ProxyError } from '../errors/ProxyError.js';
 import { aborted, cannotSendOperation, failedWith, MIXED_CREATE, noId } from '../errors/messages.js';
 import { Batch, type BatchConfig } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
-import { FAIL, NESTED, WRITE_STATE } from '../operation/protocol.js';
+import { FAIL, WRITE_STATE } from '../operation/protocol.js';
 import { isValidId, type Action, type RecordLike } from '../operation/types.js';
 import { mayBeGone, requestOf, type CreateRequest } from '../model/writeState.js';
 import { Observable } from '../util/events.js';
@@ -285,6 +285,5 @@ function failRecords(operation: Operation, error: ProxyError): void {
   records.forEach((record, i) => {
     if (operation.action === 'create' && record[WRITE_STATE].status === 'saved') return;
     record[FAIL](applied, body, fieldErrors, operation.snapshots[i], operation.action === 'destroy');
-    record.getModelClass()[NESTED]?.fail(record, applied, fieldErrors, operation.written[i]);
   });
 }

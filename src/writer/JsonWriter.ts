@@ -1,4 +1,4 @@
-import { NESTED, STORED_DATE } from '../operation/protocol.js';
+import { STORED_DATE } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
 import type { FieldInfo, RecordLike } from '../operation/types.js';
 import { applyOptions, defineOptions, is, option, type OptionSchema } from '../util/options.js';
@@ -96,11 +96,8 @@ export class JsonWriter {
     const written = request.operation.written;
     const transformRecord = this.transformRecord;
     const items = records.map((record, index) => {
-      let data = this.getRecordData(record, request);
+      const data = this.getRecordData(record, request);
       written[index] = data;
-      // With rest-proxy/associations: the records it carries nested (nested write).
-      const nested = request.action === 'destroy' ? undefined : record.getModelClass()[NESTED];
-      if (nested !== undefined) data = nested.write(record, data, (other) => this.getRecordData(other, request));
       return transformRecord ? transformRecord.call(this, data, record, request) : data;
     });
     let body: unknown = this.allowSingle && items.length === 1 ? items[0] : items;
