@@ -12,8 +12,8 @@ import { Model } from '../model/Model.js';
 import { proxyOf } from '../model/persistence.js';
 import { invalidError } from '../model/validate.js';
 import { claimWrites } from '../model/writes.js';
-import { idKey } from '../operation/commit.js';
 import { requestOf } from '../model/writeState.js';
+import { idKey } from '../operation/commit.js';
 import { ERASE, FAIL, SEND, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
 import { isValidId, type RecordLike } from '../operation/types.js';
@@ -61,10 +61,11 @@ function pendingOf(owner: Model, link: Link): { changed: Model[]; destroyed: Mod
   const session = sessionOf(owner);
   if (session === undefined) return { changed: [], destroyed: [] };
   const store = storeFor(session, owner, link);
-  return {
-    changed: store.getRange().filter((record) => (record.phantom || record.dirty) && !record.erased),
-    destroyed: link.owned ? store.getRemovedRecords().filter((record) => !record.phantom && !record.erased) : [],
-  };
+  const changed = store.getRange().filter((record) => (record.phantom || record.dirty) && !record.erased);
+  const destroyed = link.owned ? store.getRemovedRecords().filter((record) => !record.phantom && !record.erased) : [];
+  // A hasOne sends one record: the new or changed one, else a removed one.
+  if (link.kind === 'hasOne') return changed.length > 0 ? { changed: changed.slice(0, 1), destroyed: [] } : { changed, destroyed: destroyed.slice(0, 1) };
+  return { changed, destroyed };
 }
 
 /** Whether the record travels in its parent's body: sent with it now, or its parent is to be sent (new or edited). */
@@ -116,7 +117,7 @@ function write(record: RecordLike, data: Record<string, unknown>, dataOf: (other
     });
     const key = idKey(link.target);
     const items: Record<string, unknown>[] = [...written, ...destroyed.map((child) => ({ [key]: child.getId(), _destroy: true }))];
-    body = { ...body, [rails ? `${link.associationKey}_attributes` : link.associationKey]: items };
+    body = { ...body, [rails ? `${link.associationKey}_attributes` : link.associationKey]: link.kind === 'hasOne' ? items[0] : items };
     carriedNow.push({ link, records: changed, snapshots, data: written, destroyed, settle: board([...changed, ...destroyed]) });
   }
   if (carriedNow.length > 0) sent.set(owner, carriedNow);

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '../../src/presets.js';
 import { length, Model, ProxyError, Store } from '../../src/index.js';
-import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
+import { belongsTo, hasMany, hasOne, Session, type Accessor } from '../../src/associations.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 
 class Author extends Model.define({ entityName: 'User', fields: { id: 'int', name: 'string' }, proxy: { type: 'rest', url: '/users', preset: 'rails' } }) {
@@ -195,5 +195,23 @@ describe('nested write with Rails accepts_nested_attributes_for', () => {
     long?.set('title', 'short');
     await ann.save();
     expect(long?.getId()).toBe(4);
+  });
+
+  it('a hasOne goes as one object (profile_attributes: {...}) and comes back as one', async () => {
+    class Bio extends Model.define({ entityName: 'Profile', fields: { id: 'int', bio: 'string', user_id: 'int' }, proxy: { type: 'rest', url: `${server.url}/profiles`, preset: 'rails' } }) {}
+    class Member extends Model.define({ entityName: 'User', fields: { id: 'int', name: 'string' }, proxy: { type: 'rest', url: `${server.url}/users`, preset: 'rails' } }) {
+      static associations = { profile: hasOne(() => Bio, { foreignKey: 'user_id', nested: { write: true } }) };
+      declare setProfile: Accessor<typeof Member.associations.profile, 'set'>;
+    }
+    const session = new Session();
+    const users = new Store({ model: Member, session, pageSize: 0 });
+    const kim = new Member({ name: 'Kim' });
+    users.add(kim);
+    const bio = new Bio({ bio: 'hello' });
+    kim.setProfile(bio);
+    server.respond('POST', '/users', { status: 201, body: { id: 12, name: 'Kim', profile: { id: 5, bio: 'hello', user_id: 12 } } }, { times: 1 });
+    await users.sync();
+    expect(server.requests.at(-1)?.json).toEqual({ user: { name: 'Kim', profile_attributes: { bio: 'hello' } } });
+    expect([bio.getId(), bio.get('user_id'), bio.dirty]).toEqual([5, 12, false]);
   });
 });
