@@ -16,7 +16,7 @@ import { requestOf } from '../model/writeState.js';
 import { idKey } from '../operation/commit.js';
 import { ERASE, FAIL, SEND, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
-import { isValidId, type RecordLike } from '../operation/types.js';
+import { isUnsafeId, isValidId, type RecordLike } from '../operation/types.js';
 import { keyOf } from '../store/list.js';
 import { newKey } from '../util/ids.js';
 import { isPlainObject } from '../util/options.js';
@@ -155,7 +155,7 @@ function commit(owner: object, item: Record<string, unknown> | undefined): void 
     const items = (Array.isArray(answer) ? answer : answer === undefined || answer === null ? [] : [answer]).filter(isPlainObject);
     const matched = match(owner, carriedOne, items);
     const key = idKey(link.target);
-    const missing = matched.filter((found, i) => found === undefined || (records[i]?.phantom === true && !isValidId(found[key]))).length;
+    const missing = matched.filter((found, i) => found === undefined || (records[i]?.phantom === true && (!isValidId(found[key]) || isUnsafeId(found[key])))).length;
     if (missing > 0) throw new ProxyError('server', `${missing} of the ${records.length} ${link.associationKey} sent nested are not in the answer (${items.length} there)`, { mayHaveBeenApplied: true });
     plans.push([carriedOne, matched.filter(isPlainObject)]);
   }

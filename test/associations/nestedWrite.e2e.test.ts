@@ -150,6 +150,10 @@ describe('nested write with Rails accepts_nested_attributes_for', () => {
     expect(error instanceof ProxyError && error.kind).toBe('server');
     expect(server.requests[0]?.json).toEqual({ name: 'Zed', posts: [{ title: 'a' }] });
     expect([zed.phantom, a?.phantom]).toEqual([true, true]);
+    // An id JSON cannot hold exactly is no id.
+    server.respond('POST', '/users', { status: 201, body: '{"id":9,"name":"Zed","posts":[{"id":1152921504606846977,"title":"a"}]}' }, { times: 1 });
+    expect(await zed.save().then(() => 'saved', (caught: unknown) => caught instanceof ProxyError && caught.kind)).toBe('server');
+    expect([zed.phantom, a?.phantom]).toEqual([true, true]);
     server.respond('POST', '/users', { status: 201, body: { id: 9, name: 'Zed', posts: [{ id: 70, title: 'a' }] } }, { times: 1 });
     await zed.save();
     // The child's key comes from the answer's owner.
