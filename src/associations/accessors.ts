@@ -10,6 +10,7 @@ import type { ModelClass, PersistOptions } from '../model/types.js';
 import { isValidId } from '../operation/types.js';
 import { describeValue } from '../util/options.js';
 import { isAssociated, prepare, type Link } from './declare.js';
+import { equipNested } from './nestedWrite.js';
 import { referenced, waitsFor } from './references.js';
 import { Session, sessionOf } from './session.js';
 import { LinkedStore } from './links.js';
@@ -60,6 +61,7 @@ function checkTarget(link: Link, record: unknown): Model | null {
 function accessorsOf(link: Link): void {
   const prototype: object = link.owner.prototype;
   const Name = capitalised(link.name);
+  if (link.write) equipNested(link.owner);
   if (link.kind === 'hasMany' || link.kind === 'manyToMany') {
     install(prototype, link.name, function (this: Model) {
       const session = sessionHolding(this);

@@ -16,6 +16,8 @@ export type Target<M extends Model> = () => new (...args: never[]) => M;
 export interface NestedOptions {
   /** Read the records under `associationKey` in an answer. Default true. */
   read?: boolean;
+  /** Send new, changed and (owned) removed records in the owner's body (rails: `<key>_attributes`). Default false. */
+  write?: boolean;
 }
 
 interface Common {
@@ -122,6 +124,8 @@ export interface Link {
   readonly associationKey: string;
   readonly owned: boolean;
   readonly read: boolean;
+  /** Nested write: its records travel in the owner's body. */
+  readonly write: boolean;
 }
 
 const tables = new WeakMap<object, readonly Link[]>();
@@ -183,10 +187,12 @@ function resolve(model: typeof Model, name: string, declared: unknown): Link {
   const associationKey = options['associationKey'] ?? name;
   if (typeof associationKey !== 'string') throw new TypeError(`${where}: associationKey must be a string`);
   const nested = options['nested'];
+  if (isPlainObject(nested) && nested['write'] === true && kind !== 'hasMany' && kind !== 'hasOne') throw new TypeError(`${where}: nested write is for hasMany and hasOne`);
   return {
     name, kind, owner: model, target, holder, foreignKey, otherKey, inverse, associationKey,
     owned: options['owned'] === true,
     read: !isPlainObject(nested) || nested['read'] !== false,
+    write: isPlainObject(nested) && nested['write'] === true,
   };
 }
 

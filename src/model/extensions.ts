@@ -66,6 +66,12 @@ export interface Extensions {
    */
   waitsFor?: (record: Model<object>) => readonly Model<object>[];
   /**
+   * Associations, nested write: `carried(record)`, the record travels in its parent's body (its
+   * own store's sync does not send it); `carries(record)`, a clean record has such records to
+   * send (its save sends an update for them).
+   */
+  nestedWrite?: { carried(record: Model<object>): boolean; carries(record: Model<object>): boolean };
+  /**
    * Associations: the records whose destroy must be sent before `record`'s (its owned children
    * being destroyed). Empty for a record that waits for nothing.
    */

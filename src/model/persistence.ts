@@ -6,6 +6,7 @@ import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Action } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
+import { extensions } from './extensions.js';
 import { DATA, eachOwner, firstOwner, META, touch } from './internal.js';
 import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
@@ -134,7 +135,7 @@ export function proxyOf(record: Model<object>, options: PersistOptions): Proxy {
 
 export async function runSave(record: Model<object>, options: PersistOptions, validate = false): Promise<Operation> {
   if (record.erased) throw new TypeError(`${entityNameOf(recordInfo(record).model)}.save: the record was destroyed; make a new one to create it again`);
-  const action: Action | undefined = record.phantom ? 'create' : record.dirty ? 'update' : undefined;
+  const action: Action | undefined = record.phantom ? 'create' : record.dirty || extensions.nestedWrite?.carries(record) === true ? 'update' : undefined;
   if (action === undefined) {
     const operation = new Operation({ action: 'update', records: [record] });
     operation.setSuccessful(new ResultSet({ records: [record] }));

@@ -37,8 +37,10 @@ export function planSync<M extends Model<object>>(records: readonly M[], removed
   const create: M[] = [];
   const update: M[] = [];
   const destroy: M[] = [];
+  // With rest-proxy/associations: records that travel in their parent's body are not sent here.
+  const carried = extensions.nestedWrite?.carried;
   for (const record of records) {
-    if (record.erased) continue;
+    if (record.erased || carried?.(record) === true) continue;
     const state = record[WRITE_STATE];
     if (removed.has(record)) {
       // Removed while its create may have been applied: created (confirmed) first, then destroyed.

@@ -128,6 +128,7 @@ async function runBlock(block: CodeBlock): Promise<void> {
     conventions: conventionsOf(block),
     resources: { users: structuredClone(USERS), posts: structuredClone(POSTS) },
     required: { users: ['name'] },
+    ...(block.setup.nested === undefined ? {} : { nested: block.setup.nested }),
   });
   const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   try {

@@ -15,6 +15,8 @@ export interface BlockSetup {
   inject?: Fault[];
   /** Scripted answers: `{ method, path, answer, times? }`. */
   respond?: { method: string; path: string; answer: ScriptedAnswer; times?: number }[];
+  /** rails: accepts_nested_attributes_for (TestServerOptions.nested). */
+  nested?: Record<string, Record<string, { foreignKey: string }>>;
 }
 
 export interface CodeBlock {
