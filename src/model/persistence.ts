@@ -6,7 +6,6 @@ import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Action } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
-import { extensions } from './extensions.js';
 import { DATA, eachOwner, firstOwner, META, touch } from './internal.js';
 import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
