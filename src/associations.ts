@@ -5,4 +5,11 @@
  * an app that does not import it pays nothing for it.
  * @module rest-proxy/associations
  */
-export {};
+import { plugIn } from './associations/accessors.js';
+
+export { belongsTo, hasMany, hasOne, manyToMany } from './associations/declare.js';
+export type { Accessor, AssociatedStore, Association, BelongsToOptions, HasManyOptions, LinkStore, ManyToManyOptions, NestedOptions, Target } from './associations/declare.js';
+export { Session } from './associations/session.js';
+export { AssociationStore } from './associations/stores.js';
+
+plugIn();

@@ -4,8 +4,25 @@
  * hook costs one property read where the core consults it, so an app that imports neither pays
  * nothing for them.
  */
+import type { RecordOwner } from './internal.js';
 import type { Model } from './Model.js';
 import type { ModelClass } from './types.js';
+
+/** @internal A session takes a load's records in (Identity). */
+export const ADOPT: unique symbol = Symbol('rest-proxy.adopt');
+/** @internal A session holds a record a store lists (Identity). */
+export const HOLD: unique symbol = Symbol('rest-proxy.hold');
+
+/**
+ * One record per (model, id) across stores: a `Session` of `rest-proxy/associations`. Its
+ * members are internal (symbols the package does not export).
+ */
+export interface Identity {
+  /** @internal A load's records as the session's ones (one per id; nested data read). `owner`: the loading store's. */
+  [ADOPT]<M extends Model>(model: ModelClass<M>, records: M[], owner?: RecordOwner): M[];
+  /** @internal A store lists the record: the session holds it (a TypeError for a record of another session). */
+  [HOLD](record: Model): void;
+}
 
 /**
  * The hooks. Each subpath owns its own members; the core only calls them.
@@ -16,7 +33,18 @@ export interface Extensions {
    * Associations: the identity map a store of `model` uses when its config gives none
    * (`Session.default` for a model with associations; undefined keeps per-store identity).
    */
-  defaultSession?: (model: ModelClass<Model<object>>) => object | undefined;
+  defaultSession?: (model: ModelClass<Model<object>>) => Identity | undefined;
+  /**
+   * Associations: a model class is first used (its field table was just built): check and
+   * install what it declares. Runs once per class; a throw is the model's first use failing.
+   */
+  modelReady?: (model: object) => void;
+  /**
+   * Associations: a write's answer for `record` arrived. Checks the nested data in `item` (a
+   * throw refuses the answer before anything is applied) and returns what reads it once the
+   * record is committed, if anything.
+   */
+  readAnswer?: (record: object, item: Record<string, unknown>) => (() => void) | undefined;
   /**
    * Associations: the new records that must be created before `record` is written (its phantom
    * parents, through the keys it references). Empty for a record that waits for nothing.

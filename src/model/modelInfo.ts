@@ -4,6 +4,7 @@
  */
 import { describeValue } from '../util/options.js';
 import { resourceName } from '../util/url.js';
+import { extensions } from './extensions.js';
 import { Field } from './fields.js';
 
 /** What the table is built from: a model class's statics. */
@@ -71,6 +72,8 @@ export function infoOf(model: ModelStatics): ModelInfo {
     idKey: idField?.mapping ?? model.idProperty,
     mappedRoots: new Set(fields.flatMap((field) => (field.mapping === undefined ? [] : [field.mapping.split('.')[0] ?? field.mapping]))),
   };
+  // Before the table is kept: a bad declaration throws again at the next use.
+  extensions.modelReady?.(model);
   Object.defineProperty(prototype, INFO, { value: info, enumerable: false, configurable: true });
   return info;
 }

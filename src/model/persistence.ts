@@ -125,7 +125,10 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
 /** The proxy a record is saved through: the one given, its store's, else its model's. */
 export function proxyOf(record: Model<object>, options: PersistOptions): Proxy {
   if (options.proxy) return options.proxy;
-  return firstOwner(record)?.proxy() ?? record.getModelClass().getProxy();
+  let proxy = firstOwner(record)?.proxy();
+  // The first owner may be a session, which has no proxy: the first store's that has one.
+  if (proxy === undefined) eachOwner(record, (owner) => (proxy ??= owner.proxy()));
+  return proxy ?? record.getModelClass().getProxy();
 }
 
 export async function runSave(record: Model<object>, options: PersistOptions, validate = false): Promise<Operation> {

@@ -6,6 +6,7 @@
 import type { FieldErrors } from '../errors/ProxyError.js';
 import { isValidId, type Action } from '../operation/types.js';
 import { put } from '../util/path.js';
+import { extensions } from './extensions.js';
 import { INVALID } from './fields.js';
 import { DATA, eachOwner, META, newMeta, stampWrite, touch, type Internals, type RecordMeta } from './internal.js';
 import { recordInfo } from './modelInfo.js';
@@ -87,6 +88,8 @@ export function editedSinceApplied(record: ValueHolder): boolean {
  * answer, and take the id it assigned to a new record (`assignedId`: from a Location header).
  */
 export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void {
+  // Nested association data: checked before anything is applied, read once the record is committed.
+  const nested = serverData && extensions.readAnswer?.(record, serverData);
   const meta = metaOf(record);
   const state = meta.state;
   const sent = snapshot instanceof WriteSnapshot ? snapshot.values : {};
@@ -133,6 +136,7 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   stampWrite(meta);
   touch(record);
   eachOwner(record, (owner) => owner.afterCommit(record, committed, created));
+  nested?.();
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
+import { extensions } from '../model/extensions.js';
 import { belongsTo, now, unjoin } from '../model/internal.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import type { Batch } from '../operation/Batch.js';
@@ -14,7 +15,7 @@ import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, t
 import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
-import { StoreRecords, toDestroy } from './records.js';
+import { StoreRecords, toDestroy, UNLIST } from './records.js';
 import { Syncs } from './sync.js';
 
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
@@ -60,6 +61,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     super();
     const { data, ...rest } = isPlainObject(config) ? config : { data: undefined };
     applyOptions(this, 'Store', storeSchema, isPlainObject(config) ? rest : config);
+    this.session ??= extensions.defaultSession?.(this.model);
     if (!this.remoteSort) checkFieldNames(this.model, 'sorters', this.sorters);
     if (!this.remoteFilter) checkFieldNames(this.model, 'filters', this.filters);
     if (!this.remoteGroup && this.groupField !== undefined) checkFieldNames(this.model, 'groupField', [{ property: this.groupField }]);
@@ -208,10 +210,14 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * unless its create is in flight or may have been applied (it is then destroyed once created).
    */
   remove(records: M | readonly M[]): M[] {
+    return this.#take(records, true);
+  }
+
+  #take(records: M | readonly M[], destroy: boolean): M[] {
     const taken = this.#records.list.take(new Set<M>(Array.isArray(records) ? records : [records]));
     if (taken.length === 0) return [];
     for (const { record, at } of taken) {
-      if (toDestroy(record)) {
+      if (destroy && toDestroy(record)) {
         this.#records.changes.remove(record, at);
       } else {
         unjoin(record, this.#records.owner);
@@ -221,8 +227,13 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.#refresh();
     this.fire('remove', { store: this, records: removed, indexes: taken.map(({ shownAt }) => shownAt) });
     this.fire('datachanged', { store: this });
-    this.#queueAutoSync();
+    if (destroy) this.#queueAutoSync();
     return removed;
+  }
+
+  /** @internal Unlist records without marking them for destroy (an association store's members follow their keys). */
+  [UNLIST](records: readonly M[]): void {
+    this.#take(records, false);
   }
 
   removeAt(index: number, count = 1): M[] {

@@ -113,6 +113,12 @@ export class Loads<M extends Model<object>> {
     }
     if (seq !== this.#seq || controller.signal.aborted) throw superseded();
     settle();
-    return host.loaded(operation, options, since);
+    try {
+      return host.loaded(operation, options, since);
+    } catch (error) {
+      // An answer refused as a whole (a session's nested data of the wrong shape): nothing applied.
+      host.failed(operation, error);
+      throw error;
+    }
   }
 }

@@ -1,6 +1,7 @@
 /** The options and the public types of a Store, declared once. */
 import type { BatchError } from '../errors/BatchError.js';
 import type { ProxyError } from '../errors/ProxyError.js';
+import { HOLD, type Identity } from '../model/extensions.js';
 import { Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { sameShown } from '../model/snapshot.js';
 import type { BatchConfig } from '../operation/Batch.js';
@@ -52,6 +53,12 @@ export interface StoreConfig<M extends Model> {
   autoLoad?: boolean | LoadOptions;
   /** Sync after every change (add, edit, remove). Default false. */
   autoSync?: boolean;
+  /**
+   * The `Session` (rest-proxy/associations) whose records the store lists: one record per id
+   * across its stores. Default `Session.default` for a model with associations, else none (the
+   * store keeps its own records).
+   */
+  session?: Identity | undefined;
 }
 
 export interface LoadOptions {
@@ -145,6 +152,7 @@ export const storeSchema = {
   groupDir: option(isDirection, () => 'ASC'),
   autoLoad: option({ expect: 'a boolean or load options', test: (v) => typeof v === 'boolean' || isPlainObject(v) }, () => false),
   autoSync: option(is.boolean, () => false),
+  session: option({ expect: 'a Session', test: (v) => typeof v === 'object' && v !== null && HOLD in v }),
 } satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
 /** The options that have a default (never undefined). */

@@ -3,6 +3,7 @@
  * records tells of a change (an edit, a write's answer, a destroy) or a load's answer arrives.
  */
 import { ProxyError } from '../errors/ProxyError.js';
+import { ADOPT, HOLD } from '../model/extensions.js';
 import { belongsTo, join, recordOwner, unjoin, type RecordOwner } from '../model/internal.js';
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { adoptCopy, takeServerRecord } from '../model/persistence.js';
@@ -33,6 +34,9 @@ export interface RecordsHost<M extends Model> {
   /** Something visible changed (for subscriptions); `record`: one of the store's records changed. */
   changed(record?: M): void;
 }
+
+/** @internal Store[UNLIST]: take records out of the list without marking them for destroy. */
+export const UNLIST: unique symbol = Symbol('rest-proxy.unlist');
 
 /** Whether a removed record is to be destroyed: saved, or new with a create that may have been applied or is running. */
 export function toDestroy(record: Model<object>): boolean {
@@ -212,6 +216,7 @@ export class StoreRecords<M extends Model> {
       if (holder !== undefined && holder !== record) throw new TypeError(`Store of ${this.host.model().getEntityName()}: a record with id ${key} is already in the store`);
       if (removed) this.changes.unremove(record);
       if (offPage !== -1) this.changes.offPage.splice(offPage, 1); // listed again: pending once
+      this.host.store.session?.[HOLD](record);
       batch.add(record);
       added.push(record);
     }
@@ -242,12 +247,14 @@ export class StoreRecords<M extends Model> {
   /** Records of the store's model from what the proxy read. */
   adopt(items: readonly unknown[]): M[] {
     const model = this.host.model();
-    return items.map((item) => {
+    const records = items.map((item) => {
       if (item instanceof model) return item;
       if (item instanceof Model) return recordFromServer(model, item.getData());
       if (isPlainObject(item)) return recordFromServer(model, item);
       throw new ProxyError('parse', `the proxy read ${describeValue(item)} where a record was expected`);
     });
+    const session = this.host.store.session;
+    return session === undefined ? records : session[ADOPT](model, records, this.owner);
   }
 
   /**

@@ -4,10 +4,9 @@
  * once, and a record's subscription machinery goes with its last subscriber. Collection is
  * observed with WeakRefs and a real garbage collector.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Model, ProxyError, RestProxy, Store, type RecordSnapshot } from '../../src/index.js';
+import { collected } from '../helpers/gc.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 
 interface UserData {
@@ -20,25 +19,6 @@ class User extends Model<UserData> {
   static override fields = [{ name: 'id', type: 'int' }, 'name'];
 }
 
-/** The garbage collector: the one --expose-gc gives, else one exposed now (as jest's leak detector does). */
-function collector(): () => void {
-  const exposed: unknown = Reflect.get(globalThis, 'gc');
-  if (typeof exposed === 'function') return () => Reflect.apply(exposed, undefined, []);
-  setFlagsFromString('--expose-gc');
-  const made: unknown = runInNewContext('gc');
-  if (typeof made !== 'function') throw new Error('no garbage collector to call');
-  return () => Reflect.apply(made, undefined, []);
-}
-const gc = collector();
-
-/** Collect until every reference is cleared, or give up after a bounded number of rounds. */
-async function collected(refs: readonly WeakRef<object>[]): Promise<number> {
-  for (let round = 0; round < 30 && refs.some((ref) => ref.deref() !== undefined); round++) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    gc();
-  }
-  return refs.filter((ref) => ref.deref() !== undefined).length;
-}
 
 const ROWS = Array.from({ length: 20_000 }, (_, index) => ({ id: index + 1, name: `user ${index + 1}` }));
 let server: TestServer;

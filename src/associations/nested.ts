@@ -1,0 +1,91 @@
+/**
+ * Nested read: records under an association's `associationKey` in an answer (a store load,
+ * `Model.load`) become session records, their keys filled from the owner. The whole answer is
+ * checked first: a value of the wrong shape, or `__proto__` in nested data, fails with kind
+ * 'parse' naming the key, and nothing is applied.
+ */
+import { ProxyError } from '../errors/ProxyError.js';
+import { ADOPT } from '../model/extensions.js';
+import { DATA } from '../model/internal.js';
+import { recordFromServer, type Model } from '../model/Model.js';
+import { isPlainObject } from '../util/options.js';
+import { put } from '../util/path.js';
+import { linksOf, type Link } from './declare.js';
+import type { Session } from './session.js';
+import { markRead } from './stores.js';
+
+/** Deeper than this, an answer is refused (a hostile one must not exhaust the stack). */
+const MAX_DEPTH = 32;
+
+function refuse(path: string, what: string): never {
+  throw new ProxyError('parse', `nested ${path}: ${what}`);
+}
+
+function toMany(link: Link): boolean {
+  return link.kind === 'hasMany' || link.kind === 'manyToMany';
+}
+
+/** Check the nested data of one item of `model` (and deeper), changing nothing. */
+function checkData(model: object, data: Record<string, unknown>, path: string, depth: number): void {
+  const links = linksOf(model);
+  for (let i = 0; i < links.length; i++) {
+    const link = links[i];
+    if (link === undefined || !link.read || !Object.hasOwn(data, link.associationKey)) continue;
+    const value = data[link.associationKey];
+    const where = `${path}.${link.associationKey}`;
+    if (depth > MAX_DEPTH) refuse(where, `deeper than ${MAX_DEPTH} levels`);
+    const items = toMany(link) ? value : value === null ? [] : [value];
+    if (!Array.isArray(items)) refuse(where, 'expected an array');
+    for (const item of items) {
+      if (!isPlainObject(item)) refuse(where, toMany(link) ? 'expected an array of objects' : 'expected an object or null');
+      if (Object.hasOwn(item, '__proto__')) refuse(where, '"__proto__" is not a field');
+      checkData(link.target, item, where, depth + 1);
+    }
+  }
+}
+
+/** Check the nested data of a load's records: kind 'parse' for a value of the wrong shape; nothing changes. */
+export function checkNested(model: object, records: readonly Model[]): void {
+  if (linksOf(model).length === 0) return;
+  for (const record of records) checkData(model, record[DATA], '', 1);
+}
+
+/**
+ * A write's answer for `record` (extensions.readAnswer): its nested data checked now (a throw
+ * refuses the answer), taken out of `item`, and read once the record is committed.
+ */
+export function readAnswer(record: Model, item: Record<string, unknown>, session: () => Session): (() => void) | undefined {
+  const links = linksOf(record.constructor);
+  if (links.length === 0) return undefined;
+  checkData(record.constructor, item, '', 1);
+  const nested: Record<string, unknown> = {};
+  for (const link of links) {
+    if (!link.read || !Object.hasOwn(item, link.associationKey)) continue;
+    put(nested, link.associationKey, item[link.associationKey]);
+    delete item[link.associationKey];
+  }
+  return () => readNested(session(), record, nested);
+}
+
+/** Read the nested data of `owner` (the session's record of that id) in `data`: session records, keys filled. */
+export function readNested(session: Session, owner: Model, data: Record<string, unknown>): void {
+  const links = linksOf(owner.constructor);
+  for (let i = 0; i < links.length; i++) {
+    const link = links[i];
+    if (link === undefined || !link.read || !Object.hasOwn(data, link.associationKey)) continue;
+    const value = data[link.associationKey];
+    delete data[link.associationKey];
+    const items = (Array.isArray(value) ? value : value === null ? [] : [value]).filter(isPlainObject);
+    const id: unknown = owner.getId();
+    // A child's key is filled from its owner, as the server's own value (clean).
+    if (link.kind === 'hasMany' || link.kind === 'hasOne') for (const item of items) if (item[link.foreignKey] === undefined) put(item, link.foreignKey, id);
+    const adopted = session[ADOPT](link.target, items.map((item) => recordFromServer(link.target, item)));
+    if (link.kind === 'belongsTo') {
+      const parent = adopted[0];
+      if (parent !== undefined && data[link.foreignKey] === undefined) data[link.foreignKey] = parent.getId();
+      continue;
+    }
+    if (link.kind === 'manyToMany') continue; // the join records are the server's to say
+    markRead(owner, link);
+  }
+}

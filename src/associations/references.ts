@@ -1,0 +1,92 @@
+/**
+ * A child of a phantom parent holds a reference to the parent record, never a client-made id:
+ * its key stays unset until the parent's create commits, then the key is filled and the
+ * reference dropped. What a record references is what its write waits for (extensions.waitsFor).
+ */
+import type { Model } from '../model/Model.js';
+
+/** child -> (foreign key -> the phantom parent). */
+const refs = new WeakMap<object, Map<string, Model>>();
+/** parent -> the children that reference it. */
+const back = new WeakMap<Model, Set<Model>>();
+
+/** The phantom parent a child references through `foreignKey`, if any. */
+export function referenced(child: Model, foreignKey: string): Model | undefined {
+  return refs.get(child)?.get(foreignKey);
+}
+
+/** The child now references the phantom parent through `foreignKey` (its key is cleared: a saved child's edit, which reject() undoes). */
+export function refer(child: Model, foreignKey: string, parent: Model): void {
+  unrefer(child, foreignKey);
+  let map = refs.get(child);
+  if (map === undefined) refs.set(child, (map = new Map()));
+  map.set(foreignKey, parent);
+  let children = back.get(parent);
+  if (children === undefined) back.set(parent, (children = new Set()));
+  children.add(child);
+  const key: unknown = child.get(foreignKey);
+  if (key !== undefined && key !== null) child.set(foreignKey, null);
+}
+
+/** Drop the child's reference through `foreignKey`. */
+export function unrefer(child: Model, foreignKey: string): void {
+  const map = refs.get(child);
+  const parent = map?.get(foreignKey);
+  if (map === undefined || parent === undefined) return;
+  map.delete(foreignKey);
+  if (map.size === 0) refs.delete(child);
+  const children = back.get(parent);
+  if (children !== undefined && ![...map.values()].includes(parent)) {
+    children.delete(child);
+    if (children.size === 0) back.delete(parent);
+  }
+}
+
+/** A reference whose key was set meanwhile (reject() brought the old key back, the user set one) is dropped. */
+export function settleReferences(child: Model): void {
+  const map = refs.get(child);
+  if (map === undefined) return;
+  for (const foreignKey of [...map.keys()]) {
+    const key: unknown = child.get(foreignKey);
+    if (key !== undefined && key !== null) unrefer(child, foreignKey);
+  }
+}
+
+/** The new records `record` must wait for: the phantom parents it references. */
+export function waitsFor(record: object): readonly Model[] {
+  const map = refs.get(record);
+  if (map === undefined) return [];
+  return [...map.values()].filter((parent) => parent.phantom && !parent.erased);
+}
+
+/** The parent's create committed: fill its children's keys with its id, and drop their references. Returns the children. */
+export function parentCreated(parent: Model): Model[] {
+  const children = back.get(parent);
+  if (children === undefined) return [];
+  back.delete(parent);
+  const id: unknown = parent.getId();
+  for (const child of children) {
+    const map = refs.get(child);
+    if (map === undefined) continue;
+    for (const [foreignKey, referencedParent] of [...map]) {
+      if (referencedParent !== parent) continue;
+      map.delete(foreignKey);
+      if (map.size === 0) refs.delete(child);
+      child.set(foreignKey, id);
+    }
+  }
+  return [...children];
+}
+
+/** The parent is gone (erased while new): its children reference nothing. */
+export function parentErased(parent: Model): void {
+  const children = back.get(parent);
+  if (children === undefined) return;
+  back.delete(parent);
+  for (const child of children) {
+    const map = refs.get(child);
+    if (map === undefined) continue;
+    for (const [foreignKey, referencedParent] of [...map]) if (referencedParent === parent) map.delete(foreignKey);
+    if (map.size === 0) refs.delete(child);
+  }
+}
