@@ -79,7 +79,7 @@ export async function startDemo(options = {}) {
   });
   app.post('/demo/reset', (req, res) => {
     router.db.setState(JSON.parse(readFileSync(db, 'utf8'))).write();
-    res.json({ users: users().size().value() });
+    res.json({ users: users().size().value(), posts: router.db.get('posts').size().value() });
   });
 
   // `format: 'json'`: /api/users.json and /api/users/7.json reach the same routes (the `*`
@@ -90,6 +90,21 @@ export async function startDemo(options = {}) {
   }));
 
   app.use('/api', jsonServer.bodyParser);
+
+  // A user's posts: json-server's nested route answers GET /api/users/7/posts; a post by id
+  // (PUT, DELETE) lives at /api/posts/:id, and a POST on the nested route gets its userId as a
+  // number (json-server's own nested POST would store the url's "7", a string).
+  app.use((req, res, next) => {
+    const [, userId, id] = req.path.match(/^\/api\/users\/(\d+)\/posts(?:\/(\d+))?\/?$/) ?? [];
+    if (userId === undefined) return next();
+    const query = req.url.slice(req.path.length);
+    if (id !== undefined) req.url = `/api/posts/${id}${query}`;
+    else if (req.method === 'POST' && typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)) {
+      req.body.userId = Number(userId);
+      req.url = `/api/posts${query}`;
+    }
+    next();
+  });
 
   // "Simulate server failure": every write is answered 503; reads still work.
   app.use('/api', (req, res, next) => {
@@ -109,6 +124,14 @@ export async function startDemo(options = {}) {
       } else {
         res.status(422).json({ message: 'the user is not valid', errors });
       }
+      return;
+    }
+    next();
+  });
+
+  app.use('/api/posts', (req, res, next) => {
+    if ((req.method === 'POST' || req.method === 'PUT') && (typeof req.body?.title !== 'string' || req.body.title.trim() === '')) {
+      res.status(422).json({ message: 'the post is not valid', errors: { title: ['is required'] } });
       return;
     }
     next();

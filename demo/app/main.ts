@@ -4,6 +4,7 @@ import { UserGrid } from './grid.js';
 import { LogPanel } from './logPanel.js';
 import { Messages, isAbort } from './messages.js';
 import { Pager } from './pager.js';
+import { PostsPanel, type PostCounts } from './postsPanel.js';
 import { requestLog } from './requestLog.js';
 import { getFailWrites, resetData, setFailWrites } from './serverControls.js';
 import { renderUrlMap } from './urlMap.js';
@@ -18,7 +19,8 @@ const store = new Store<User>({ model: User, pageSize: 20, remoteSort: true, rem
 
 const messages = new Messages(byId('error', HTMLElement), byId('status', HTMLElement), byId('dismiss', HTMLButtonElement));
 const report = (lead: string, error: unknown): void => messages.error(lead, error);
-const grid = new UserGrid(byId('users', HTMLTableElement), store, report);
+const posts = new PostsPanel(byId('posts-panel', HTMLElement), report, () => updateToolbar());
+const grid = new UserGrid(byId('users', HTMLTableElement), store, report, (user) => posts.show(user));
 const pager = new Pager(byId('pager', HTMLElement), store, report);
 new LogPanel(byId('log', HTMLOListElement), byId('log-clear', HTMLButtonElement), requestLog);
 
@@ -35,18 +37,26 @@ const urlMap = byId('url-map', HTMLTableElement);
 
 let saving = false;
 
-function pending(): { created: number; updated: number; destroyed: number; total: number } {
+function pending(): { created: number; updated: number; destroyed: number; users: number; posts: PostCounts; total: number } {
   const created = store.getNewRecords().length;
   const updated = store.getUpdatedRecords().length;
   const destroyed = store.getRemovedRecords().length;
-  return { created, updated, destroyed, total: created + updated + destroyed };
+  const users = created + updated + destroyed;
+  const postCounts = posts.pending();
+  return { created, updated, destroyed, users, posts: postCounts, total: users + postCounts.created + postCounts.updated + postCounts.destroyed };
 }
 
 function describePending(counts: ReturnType<typeof pending>): string {
   const parts: string[] = [];
-  if (counts.created > 0) parts.push(`${counts.created} new`);
-  if (counts.updated > 0) parts.push(`${counts.updated} edited`);
-  if (counts.destroyed > 0) parts.push(`${counts.destroyed} deleted`);
+  const add = (n: number, what: string, of = ''): void => {
+    if (n > 0) parts.push(`${n} ${what}${of === '' ? '' : ` ${of}${n === 1 ? '' : 's'}`}`);
+  };
+  add(counts.created, 'new');
+  add(counts.updated, 'edited');
+  add(counts.destroyed, 'deleted');
+  add(counts.posts.created, 'new', 'post');
+  add(counts.posts.updated, 'edited', 'post');
+  add(counts.posts.destroyed, 'deleted', 'post');
   return parts.join(', ');
 }
 
@@ -87,7 +97,13 @@ store.on('datachanged', () => {
 });
 store.on('update', ({ record }) => {
   grid.updateRow(record);
+  if (record === posts.user) posts.render();
   updateToolbar();
+});
+store.on('remove', ({ records }) => {
+  if (posts.user === undefined || !records.includes(posts.user)) return;
+  grid.select(undefined);
+  posts.show(undefined);
 });
 
 // ---- toolbar ---------------------------------------------------------------------------------
@@ -112,9 +128,10 @@ async function save(): Promise<void> {
   updateToolbar();
   messages.status(`Saving ${describePending(counts)}…`);
   try {
-    const batch = await store.sync();
+    // Users first: a new user's posts wait for its id (their userId is filled when it is created).
+    let requests = counts.users === 0 ? 0 : (await store.sync()).operations.length;
+    requests += await posts.sync();
     messages.clearError();
-    const requests = batch.operations.length;
     messages.status(`Saved ${describePending(counts)} (${requests} request${requests === 1 ? '' : 's'}).`);
   } catch (error) {
     messages.error('Not saved:', error);
@@ -129,6 +146,7 @@ async function save(): Promise<void> {
 revertButton.addEventListener('click', () => {
   const counts = pending();
   store.rejectChanges();
+  posts.rejectChanges();
   messages.clearError();
   messages.status(`Reverted ${describePending(counts)}.`);
 });
@@ -167,6 +185,9 @@ resetButton.addEventListener('click', () => {
     () => {
       messages.clearError();
       messages.status('The server has its 300 users back; unsaved changes were dropped.');
+      posts.rejectChanges();
+      const user = posts.user;
+      if (user !== undefined && !user.phantom) load(() => user.posts().load(), 'the posts');
       load(() => store.load({ discardChanges: true }), 'the page');
     },
     (error: unknown) => report('Could not reset the data:', error),

@@ -259,6 +259,63 @@ if (!existsSync(CHROMIUM)) {
       expect((await api(`/api/users/${createdId}`)).status).toBe(404);
     });
 
+    it("shows a user's posts (GET /api/users/2/posts), adds one (POST) and removes one (DELETE)", async () => {
+      await row(2).getByRole('button', { name: /^Posts of/ }).click();
+      await waitForRequest('GET', /^\/api\/users\/2\/posts$/, 200);
+      const onServer = (await api('/api/posts?userId=2')).body as { id: number; title: string }[];
+      expect(onServer.length).toBeGreaterThan(0);
+      await waitForText('#posts-heading', /^Posts of .+ \(user 2\)$/);
+      await page.waitForFunction((n) => document.querySelectorAll('#posts li[data-id]').length === n, onServer.length);
+      expect(await page.$$eval('#posts .post-title', (items) => items.map((item) => item.textContent))).toEqual(onServer.map((post) => post.title));
+      expect(await row(2).getByRole('button', { name: /^Posts of/ }).getAttribute('aria-pressed')).toBe('true');
+
+      await page.getByLabel('New post title').fill('Hello from Playwright');
+      await page.getByRole('button', { name: 'Add post' }).click();
+      await waitForText('#pending', /^Unsaved: 1 new post$/);
+      await save();
+      await waitForRequest('POST', /^\/api\/users\/2\/posts$/, 201);
+      await waitForText('#status', /^Saved 1 new post \(1 request\)/);
+      const added = (await api('/api/posts?title=Hello%20from%20Playwright')).body as { id: number }[];
+      expect(added).toEqual([{ id: expect.any(Number), userId: 2, title: 'Hello from Playwright' }]);
+      await page.waitForFunction((id) => document.querySelector(`#posts li[data-id="${id}"]`) !== null, String(added[0]?.id));
+
+      const first = onServer[0]!;
+      await page.getByRole('button', { name: `Remove post ${first.title}` }).first().click();
+      await waitForText('#pending', /^Unsaved: 1 deleted post$/);
+      await save();
+      await waitForRequest('DELETE', new RegExp(`^/api/users/2/posts/${first.id}$`), 200);
+      expect((await api(`/api/posts/${first.id}`)).status).toBe(404);
+      await waitForText('#pending', /No unsaved changes/);
+    });
+
+    it("saves a new user's post after the user, in one Save: its userId is the new user's id", async () => {
+      await page.getByRole('button', { name: 'Add user' }).click();
+      await page.keyboard.type('Pia Poster');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('pia.poster@example.com');
+      await page.keyboard.press('Tab');
+      await page.locator('#users tbody tr').first().getByRole('button', { name: /^Posts of Pia Poster \(new user\)/ }).click();
+      await waitForText('#posts-heading', /^Posts of Pia Poster \(new user\)$/);
+      await page.getByLabel('New post title').fill('My first post');
+      await page.getByRole('button', { name: 'Add post' }).click();
+      await waitForText('#pending', /^Unsaved: 1 new, 1 new post$/);
+      const seen = (await log()).length;
+      await save();
+      await waitForText('#status', /^Saved 1 new, 1 new post \(2 requests\)/);
+      const [user] = (await api('/api/users?email=pia.poster@example.com')).body as { id: number }[];
+      expect(user).toBeDefined();
+      expect((await log()).slice(seen).map((entry) => `${entry.method} ${entry.url} ${entry.status}`)).toEqual([
+        'POST /api/users 201',
+        `POST /api/users/${user!.id}/posts 201`,
+      ]);
+      expect((await api(`/api/users/${user!.id}/posts`)).body).toEqual([{ id: expect.any(Number), userId: user!.id, title: 'My first post' }]);
+      await waitForText('#posts-heading', new RegExp(`^Posts of Pia Poster \\(user ${user!.id}\\)$`));
+      // Back to where the next steps expect the grid: the new user deleted.
+      await row(user!.id).getByRole('button', { name: /^Delete/ }).click();
+      await save();
+      await waitForText('#pending', /No unsaved changes/);
+    });
+
     it('shows a failing server in words, keeps the edits, and saves them once it is back', async () => {
       await page.getByRole('switch', { name: 'Simulate server failure' }).check();
       await waitForText('#status', /503 to every write/);
