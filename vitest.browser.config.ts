@@ -12,7 +12,7 @@ export default defineConfig({
     alias: [{ find: /^(\.\.\/)+server\/index\.js$/, replacement: fileURLToPath(new URL('./test/server/remote.ts', import.meta.url)) }],
   },
   test: {
-    include: ['test/{proxy,resilience,model,store,reader,writer,errors,integration,presets}/**/*.test.ts', 'test/server/interface.test.ts'],
+    include: ['test/{proxy,resilience,model,store,reader,writer,errors,integration,presets}/**/*.test.ts', 'test/server/interface.test.ts', 'test/offline/**/*.browser.test.ts'],
     // json-server runs as a Node child process; server rendering (AsyncLocalStorage), the raw
     // servers that count the bytes they wrote or never answer, and the garbage collector are
     // Node's; the store corners hold requests at the server with functions that share promises

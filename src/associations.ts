@@ -11,5 +11,6 @@ export { belongsTo, hasMany, hasOne, manyToMany } from './associations/declare.j
 export type { Accessor, AssociatedStore, Association, BelongsToOptions, HasManyOptions, LinkStore, ManyToManyOptions, NestedOptions, Target } from './associations/declare.js';
 export { Session } from './associations/session.js';
 export { AssociationStore } from './associations/stores.js';
+export { syncGraph, type GraphRecords } from './associations/sync.js';
 
 plugIn();

@@ -10,3 +10,5 @@ export { MemoryStorage } from './offline/storage.js';
 export type { JsonValue, OutboxStorage, StorageCommit, StoredObject } from './offline/storage.js';
 export { FileStorage } from './offline/file.js';
 export type { FileStorageOptions } from './offline/file.js';
+export { IndexedDBStorage } from './offline/indexeddb.js';
+export type { IndexedDBStorageOptions } from './offline/indexeddb.js';

@@ -12,6 +12,7 @@ export type ProxyErrorKind =
   | 'server' // the server said it failed (`success: false`) or its answer cannot be used
   | 'validation' // 422, a 400 that maps fields to messages, or `success: false` with field errors: see `fieldErrors`
   | 'conflict' // 409 or 412: someone else changed the record; see `current`
+  | 'dependency' // not sent: it needed another record's write first, which failed (that error is `cause`)
   | 'config'; // the request cannot be built or sent: no url, a relative url without a page, a missing template value, an id that cannot be a path segment, a record without an id, a url or verb fetch refuses, a value JSON cannot hold; nothing was sent
 
 /** Field name to messages, as a server's validation answer gives them. */

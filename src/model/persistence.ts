@@ -6,6 +6,7 @@ import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Action } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
+import { extensions } from './extensions.js';
 import { DATA, eachOwner, firstOwner, META, touch } from './internal.js';
 import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
@@ -156,6 +157,9 @@ export async function runSave(record: Model<object>, options: PersistOptions, va
  */
 export async function saveRecord(record: Model<object>, options: SaveOptions): Promise<Operation> {
   const validate = options.validate !== false;
+  // With rest-proxy/associations: the new records it waits for (its phantom parents) are saved first.
+  const first = extensions.inOrder?.save(record);
+  if (first !== undefined) await first;
   let followUp = false;
   const operation = await enqueue(record, async () => {
     const replayable = editedSinceApplied(record);

@@ -24,9 +24,10 @@ export interface OutboxStorage<E extends StoredObject = StoredObject> {
   readonly durable: boolean;
   /**
    * Open the storage (once) and read every object in it. Rejects with OutboxError 'unavailable'
-   * when it cannot be opened.
+   * when it cannot be opened. `name`: the outbox's name, which a storage may name its database
+   * from (IndexedDBStorage does, unless given a name).
    */
-  load(): Promise<E[]>;
+  load(name?: string): Promise<E[]>;
   /**
    * Apply `change` atomically: all of it or none. Resolves once it is durable; rejects with
    * OutboxError 'quota' when the storage is full, and then nothing of it was applied.

@@ -4,6 +4,7 @@
  * pending, so that a sync that resolves has sent every change made before it was called.
  */
 import { BatchError } from '../errors/BatchError.js';
+import { extensions } from '../model/extensions.js';
 import type { Model } from '../model/Model.js';
 import { claimWrites, editedSinceApplied, unwatchSends } from '../model/writes.js';
 import { holdInvalid } from '../model/validate.js';
@@ -100,8 +101,11 @@ export class Syncs<M extends Model<object>> {
     this.#running++;
     host.changed();
     try {
-      // Their writes in flight first: a save of one of them, or another store's sync.
-      const waits = claimWrites(candidates, done);
+      // Their writes in flight first: a save of one of them, or another store's sync. With
+      // rest-proxy/associations, the new parents they need are taken with them, at once.
+      const order = extensions.inOrder;
+      const held = order?.reach(candidates) ?? candidates;
+      const waits = claimWrites(held, done);
       if (waits.length > 0) await Promise.all(waits);
       const removed = new Set(host.removed());
       const { create, update, destroy } = planSync(candidates, removed);
@@ -114,7 +118,10 @@ export class Syncs<M extends Model<object>> {
       // them after it (edits made while it runs wait for the next sync, as on a first try).
       const replayable = create.filter((record) => !removed.has(record) && editedSinceApplied(record));
       const batchOptions = { ...options, onOperationComplete: (operation: Operation) => operation.wasSuccessful() && host.wrote(operation) };
-      const batch = sending ? await host.proxy().batch({ create, update, destroy }, batchOptions) : await empty();
+      // With rest-proxy/associations: parents first, at any depth, across stores.
+      const records = { create, update, destroy };
+      const proxy = host.proxy();
+      const batch = sending ? await (order?.send(records, batchOptions, proxy, held) ?? proxy.batch(records, batchOptions)) : await empty();
       if (replayable.length > 0 && !batch.hasException()) await this.#followUp(batch, replayable, new Set(candidates), batchOptions);
       batch.operations.push(...invalid);
       batch.exceptions.push(...invalid);

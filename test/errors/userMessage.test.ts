@@ -166,4 +166,13 @@ describe('userMessage', () => {
     expect(userMessage(new Error('x'), texts)).toBe('Something went wrong.');
     expect(userMessage(undefined, texts)).toBe('');
   });
+
+  it("kind 'dependency' says what its cause says, through any depth (a grandchild's cause is its parent's 'dependency' error)", () => {
+    const root = new ProxyError('http', 'POST /users failed: 403 Forbidden', { status: 403 });
+    const child = new ProxyError('dependency', 'create of posts-2 not sent: it waits for users-1, whose write failed', { cause: root });
+    const grandchild = new ProxyError('dependency', 'create of comments-3 not sent: it waits for posts-2, whose write failed', { cause: child });
+    expect(userMessage(grandchild)).toBe('You are not allowed to do this.');
+    expect(grandchild.mayHaveBeenApplied).toBe(false);
+    expect(userMessage(new ProxyError('dependency', 'create of posts-2 not sent'))).toBe('Something went wrong.');
+  });
 });

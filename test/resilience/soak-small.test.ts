@@ -5,12 +5,13 @@
  */
 import { afterEach, beforeEach, describe, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/index.js';
+import { expectGraphIntact, runGraphSoak } from './graphSoakRun.js';
 import { expectUserIntent, runSoak } from './soakRun.js';
 
 let server: TestServer;
 
 beforeEach(async () => {
-  server = await startTestServer({ resources: { items: [] } });
+  server = await startTestServer({ resources: { items: [], users: [], posts: [], comments: [] } });
 });
 
 afterEach(async () => {
@@ -50,5 +51,17 @@ describe('soak (small)', () => {
     console.log(`control: ${result.summary}`);
 
     expectUserIntent(result);
+  }, 15_000);
+});
+
+// Associated records (users -> posts -> comments, all new) created together under faults.
+describe('soak (small) with associated records', () => {
+  it.each([
+    { seed: 37, concurrency: 4, batchActions: false, interleave: true, rate: 0.2 },
+    { seed: 41, concurrency: 1, batchActions: true, interleave: false, rate: 0.5 },
+  ])('seed $seed, concurrency $concurrency, batched $batchActions, interleaved $interleave, faults in $rate of requests: each record once, every child on its parent', async ({ seed, concurrency, batchActions, interleave, rate }) => {
+    const result = await runGraphSoak(server, { users: 30, seed, rate, concurrency, batchActions, interleave, maxRounds: 15, maxMs: 10_000 });
+    console.log(result.summary);
+    expectGraphIntact(result);
   }, 15_000);
 });

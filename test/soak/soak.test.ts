@@ -9,6 +9,7 @@
  */
 import { afterEach, beforeEach, describe, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/index.js';
+import { expectGraphIntact, runGraphSoak } from '../resilience/graphSoakRun.js';
 import { expectUserIntent, runSoak } from '../resilience/soakRun.js';
 
 /** `SOAK_SEED=7 npm run soak` replays the runs with another seed. */
@@ -17,7 +18,7 @@ const SEED = Number(process.env['SOAK_SEED'] ?? 42);
 let server: TestServer;
 
 beforeEach(async () => {
-  server = await startTestServer({ resources: { items: [] } });
+  server = await startTestServer({ resources: { items: [], users: [], posts: [], comments: [] } });
 });
 
 afterEach(async () => {
@@ -56,5 +57,16 @@ describe('soak', () => {
     console.log(`control: ${result.summary}`);
 
     expectUserIntent(result);
+  });
+
+  // Associated records: users -> posts -> comments (about 1,000 records), all new, created together under faults.
+  it.each([
+    { seed: SEED + 9, concurrency: 8, batchActions: false, interleave: false, rate: 0.2 },
+    { seed: SEED + 11, concurrency: 8, batchActions: false, interleave: true, rate: 0.2 },
+    { seed: SEED + 10, concurrency: 1, batchActions: true, interleave: true, rate: 0.5 },
+  ])('associated records (200 users with posts and comments), seed $seed, concurrency $concurrency, batched $batchActions, interleaved $interleave: each once, every child on its parent', async ({ seed, concurrency, batchActions, interleave, rate }) => {
+    const result = await runGraphSoak(server, { users: 200, seed, rate, concurrency, batchActions, interleave, maxRounds: 30, maxMs: 60_000 });
+    console.log(result.summary);
+    expectGraphIntact(result);
   });
 });
