@@ -4,6 +4,10 @@
  * them, across reloads, closed tabs and crashes.
  * @module rest-proxy/offline
  */
+export { Outbox } from './offline/outbox.js';
+export type { FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot, PauseReason } from './offline/types.js';
+export type { StoredError } from './offline/entry.js';
+export type { TabCoordinator } from './offline/coordination.js';
 export { OutboxError } from './offline/errors.js';
 export type { OutboxErrorKind } from './offline/errors.js';
 export { MemoryStorage } from './offline/storage.js';

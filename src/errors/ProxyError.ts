@@ -69,6 +69,11 @@ export class ProxyError extends Error {
    * @example store.load().catch((error) => { if (!(error instanceof ProxyError && error.superseded)) show(error); })
    */
   readonly superseded: boolean;
+  /**
+   * True when an outbox (rest-proxy/offline) kept the write and will send it again (set by the
+   * outbox; undefined otherwise).
+   */
+  declare readonly queued?: boolean;
 
   constructor(kind: ProxyErrorKind, message: string, details: ProxyErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });

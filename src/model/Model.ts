@@ -12,13 +12,13 @@ import { define, put } from '../util/path.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
-import { proxyOf, requestOptions, runDestroy, saveRecord, takeServerRecord } from './persistence.js';
+import { destroyRecord, proxyOf, requestOptions, saveRecord, takeServerRecord } from './persistence.js';
 import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
 import { defineModel, type ProxyOf } from './define.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
 import { NO_ERRORS, validateRecord, type Validators } from './validate.js';
 import { convertOrThrow, fromServerValue, getData, initValues, readField, rejectEdits, setValues } from './values.js';
-import { enqueue, eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
+import { eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
 import { isPhantom, NEW, SAVED, type CreateRequest, type WriteState } from './writeState.js';
 
 export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
@@ -333,7 +333,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** Destroy the record (DELETE). A phantom record is dropped without a request, unless its create may have been applied. */
   destroy(options: PersistOptions = {}): Promise<Operation> {
-    return enqueue(this, () => runDestroy(this, options));
+    return destroyRecord(this, options);
   }
 
   /**

@@ -6,8 +6,11 @@
  */
 import type { Batch } from '../operation/Batch.js';
 import type { BatchOptions, Proxy } from '../proxy/Proxy.js';
+import type { Operation } from '../operation/Operation.js';
+import type { SyncOptions } from '../store/options.js';
+import type { SyncHost } from '../store/sync.js';
 import type { RecordOwner } from './internal.js';
-import type { Model } from './Model.js';
+import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import type { ModelClass } from './types.js';
 
 /** @internal A session takes a load's records in (Identity). */
@@ -24,6 +27,16 @@ export interface Identity {
   [ADOPT]<M extends Model>(model: ModelClass<M>, records: M[], owner?: RecordOwner): M[];
   /** @internal A store lists the record: the session holds it (a TypeError for a record of another session). */
   [HOLD](record: Model): void;
+}
+
+/** What the core asks of an outbox a model is attached to: its records' writes go through it. */
+export interface OutboxGate {
+  save(record: Model<object>, options: SaveOptions): Promise<Operation>;
+  destroy(record: Model<object>, options: PersistOptions): Promise<Operation>;
+  /** A store of the model loads: the records the outbox restored join it (once per store). */
+  restore<M extends Model<object>>(store: { readonly model: ModelClass<M>; add(records: readonly M[]): unknown; remove(records: readonly M[]): unknown }): void;
+  /** A store's sync of its pending records, through the outbox. */
+  sync<M extends Model<object>>(host: SyncHost<M>, options: SyncOptions): Promise<Batch>;
 }
 
 /**
@@ -70,11 +83,8 @@ export interface Extensions {
     reach(records: Model<object>[]): Model<object>[];
     send(records: { create?: readonly Model<object>[]; update?: readonly Model<object>[]; destroy?: readonly Model<object>[] }, options: BatchOptions, proxy: Proxy, held: readonly object[]): Promise<Batch>;
   };
-  /**
-   * Offline: the outbox a record of `model` writes through, when its model is attached to one.
-   * (The outbox decides the gate's shape; see src/offline/.)
-   */
-  outboxOf?: (model: ModelClass<Model<object>>) => object | undefined;
+  /** Offline: the outbox a record of `model` writes through, when its model is attached to one. */
+  outboxOf?: (model: ModelClass<Model<object>>) => OutboxGate | undefined;
 }
 
 /** @internal The hooks set by the subpaths imported so far. */

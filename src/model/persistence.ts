@@ -6,7 +6,7 @@ import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Action } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
-import { extensions } from './extensions.js';
+import { extensions, type OutboxGate } from './extensions.js';
 import { DATA, eachOwner, firstOwner, META, touch } from './internal.js';
 import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
@@ -156,6 +156,8 @@ export async function runSave(record: Model<object>, options: PersistOptions, va
  * create.
  */
 export async function saveRecord(record: Model<object>, options: SaveOptions): Promise<Operation> {
+  const gate = gateOf(record, options);
+  if (gate) return gate.save(record, options);
   const validate = options.validate !== false;
   // With rest-proxy/associations: the new records it waits for (its phantom parents) are saved first.
   const first = extensions.inOrder?.save(record);
@@ -169,6 +171,14 @@ export async function saveRecord(record: Model<object>, options: SaveOptions): P
   });
   if (followUp) await enqueue(record, () => (record.erased ? Promise.resolve(operation) : runSave(record, options, validate)));
   return operation;
+}
+
+/** The outbox the record's model writes through (rest-proxy/offline), unless a proxy is given. */
+const gateOf = (record: Model<object>, options: PersistOptions): OutboxGate | undefined => (options.proxy ? undefined : extensions.outboxOf?.(record.getModelClass()));
+
+/** record.destroy(): in the record's write queue, or through its model's outbox. */
+export function destroyRecord(record: Model<object>, options: PersistOptions): Promise<Operation> {
+  return gateOf(record, options)?.destroy(record, options) ?? enqueue(record, () => runDestroy(record, options));
 }
 
 export async function runDestroy(record: Model<object>, options: PersistOptions): Promise<Operation> {

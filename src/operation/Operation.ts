@@ -110,6 +110,8 @@ export class Operation<R extends RecordLike = RecordLike> {
   written: (Record<string, unknown> | undefined)[] = [];
   /** @internal The create request this operation sends (see model/writeState.ts). */
   sentAs: CreateRequest | undefined = undefined;
+  /** @internal Sent once, never retried by the proxy (an outbox backs off itself). */
+  declare once?: boolean;
 
   constructor(config: OperationConfig<R>) {
     if (!isPlainObject(config) || config.action === undefined) {

@@ -253,7 +253,7 @@ export class AjaxProxy extends ServerProxy {
       label,
       write: method !== 'GET',
       signal: operation.signal,
-      retryable: this.#retryable(request.action, method),
+      retryable: !operation.once && this.#retryable(request.action, method),
       shareKey: method === 'GET' && transport.sharing ? removeQueryParam(url, this.cacheString) : undefined,
       context: request,
       onRetry: (attempt, delay, reason) => this.fire('retry', { proxy: this, operation, attempt, delay, reason }),

@@ -67,6 +67,10 @@ export class Syncs<M extends Model<object>> {
 
   /** Run a sync after the ones before it. */
   run(options: SyncOptions): Promise<Batch> {
+    // Through an outbox (rest-proxy/offline): stored in this run, in order per record there.
+    const first = extensions.outboxOf && this.host.pending()[0];
+    const gate = first && extensions.outboxOf?.(first.getModelClass());
+    if (gate) return gate.sync(this.host, options);
     const run = this.#chain.then(() => this.#once(options));
     this.#chain = run.catch(ignore);
     return run;

@@ -1,0 +1,94 @@
+/**
+ * Failed entries as the app sees them (`outbox.failed`): each holds back only the writes that
+ * depend on it, until the app retries it, discards it, or resolves its conflict.
+ */
+import type { Model } from '../model/Model.js';
+import { takeServerRecord } from '../model/persistence.js';
+import { eraseRecord } from '../model/writes.js';
+import type { Entry } from './entry.js';
+import type { StorageCommit, StoredObject } from './storage.js';
+import type { EntryTable } from './table.js';
+import type { AnyModel, FailedEntry } from './types.js';
+
+/** What the outbox lends its failed entries. */
+export interface Host {
+  readonly live: ReadonlyMap<string, Model<object>>;
+  readonly models: ReadonlyMap<string, AnyModel>;
+  readonly table: EntryTable;
+  remove(id: string): void;
+  commit(change: StorageCommit): Promise<void>;
+  changed(): void;
+  pump(): void;
+}
+
+export function failedEntry(host: Host, entry: Entry): FailedEntry {
+  const id = entry.id;
+  return {
+    record: host.live.get(entry.clientId),
+    action: entry.action,
+    error: entry.error ?? { kind: 'server', status: 0, message: '' },
+    retry: () => requeue(host, id),
+    discard: () => discard(host, id),
+    resolve: (side) => resolve(host, id, side),
+  };
+}
+
+/** A stored object of an unknown version: it can only be discarded. */
+export function foreignEntry(raw: StoredObject, forget: () => Promise<void>): FailedEntry {
+  const action = raw['action'];
+  return {
+    record: undefined,
+    action: action === 'create' || action === 'destroy' ? action : 'update',
+    error: { kind: 'config', status: 0, message: 'Outbox: an entry of an unknown version (give the outbox a migrate)' },
+    retry: () => Promise.resolve(),
+    discard: forget,
+    resolve: () => Promise.resolve(),
+  };
+}
+
+/** Send it again, attempts starting over. */
+async function requeue(host: Host, id: string): Promise<void> {
+  const entry = host.table.get(id);
+  if (entry === undefined || !host.models.has(entry.entity)) return;
+  const next = host.table.step(entry, { type: 'requeue' });
+  host.changed();
+  await host.commit({ put: [next] });
+  host.pump();
+}
+
+/** Drop the record's entries and reject its local edits: a new record leaves its stores, an edited one takes back its confirmed values. */
+async function discard(host: Host, id: string): Promise<void> {
+  const entry = host.table.get(id);
+  if (entry === undefined) return;
+  const all = host.table.of(entry.clientId);
+  for (const other of all) host.remove(other.id);
+  host.changed();
+  await host.commit({ delete: all.map((other) => other.id) });
+  const record = host.live.get(entry.clientId);
+  if (record !== undefined) {
+    if (record.phantom) eraseRecord(record);
+    else record.reject();
+  }
+  host.pump();
+}
+
+/** 'mine': sent again over the server's version (If-Match its ETag, else read again); 'theirs': the server's version taken. */
+async function resolve(host: Host, id: string, side: 'mine' | 'theirs'): Promise<void> {
+  const entry = host.table.get(id);
+  const record = entry === undefined ? undefined : host.live.get(entry.clientId);
+  const model = entry === undefined ? undefined : host.models.get(entry.entity);
+  if (entry === undefined || record === undefined || model === undefined) return;
+  if (side === 'mine') {
+    const etag = entry.error?.etag;
+    if (etag !== undefined) record.etag = etag;
+    else if (!record.phantom) await record.reload();
+    return requeue(host, id);
+  }
+  host.remove(id);
+  host.changed();
+  await host.commit({ delete: [id] });
+  const current = entry.error?.current;
+  record.reject();
+  if (typeof current === 'object' && current !== null && !Array.isArray(current)) takeServerRecord(record, new model(current));
+  host.pump();
+}

@@ -1,0 +1,252 @@
+/**
+ * The outbox: attached models' saves, destroys and syncs are stored as intents (entry.ts) before
+ * their first attempt and replayed (replay.ts) until the server has them.
+ */
+import { BatchError } from '../errors/BatchError.js';
+import { ProxyError } from '../errors/ProxyError.js';
+import { extensions, type OutboxGate } from '../model/extensions.js';
+import type { Model, PersistOptions, SaveOptions } from '../model/Model.js';
+import { eraseRecord } from '../model/writes.js';
+import { holdInvalid, invalidError } from '../model/validate.js';
+import { Batch } from '../operation/Batch.js';
+import type { Operation } from '../operation/Operation.js';
+import type { SyncOptions } from '../store/options.js';
+import { planSync, type SyncHost } from '../store/sync.js';
+import { coalesce, type Write } from './coalesce.js';
+import { singleTab, type TabCoordinator } from './coordination.js';
+import { ENTRY_VERSION, type Entry, type Fields } from './entry.js';
+import { done, Replay } from './replay.js';
+import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot } from './types.js';
+
+/** The outbox each attached model writes through. */
+const attached = new Map<AnyModel, Outbox>();
+/** The names of the outboxes of this tab. */
+const names = new Set<string>();
+
+extensions.outboxOf = (model) => attached.get(model)?.gate;
+
+const positive = (value: unknown, fallback: number, name: string, min = 1): number => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= min)) throw new TypeError(`Outbox: ${name} must be a number >= ${min}, got ${String(value)}`);
+  return value;
+};
+
+/** A durable outbox for offline writes (docs/offline.md). */
+export class Outbox {
+  /** How tabs are coordinated: one tab, always the leader, unless tabs.ts replaces it. */
+  static tabs: (name: string) => TabCoordinator = singleTab;
+
+  readonly name: string;
+  /** @internal */
+  readonly gate: OutboxGate;
+  /** @internal */
+  readonly models = new Map<string, AnyModel>();
+  readonly #replay: Replay;
+  /** The stores the restored records joined. */
+  readonly #joined = new WeakSet<object>();
+  readonly #config: Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models'>> & Pick<OutboxConfig, 'migrate'>;
+
+  constructor(config: OutboxConfig) {
+    if (typeof config !== 'object' || config === null) throw new TypeError('Outbox: expected a config { name, storage, models }');
+    const { name, storage, models } = config;
+    if (typeof name !== 'string' || name === '') throw new TypeError('Outbox: name must be a non-empty string');
+    if (names.has(name)) throw new TypeError(`Outbox: an outbox named "${name}" is already open in this tab`);
+    if (typeof storage !== 'object' || storage === null || typeof storage.load !== 'function' || typeof storage.commit !== 'function') throw new TypeError('Outbox: storage must be an OutboxStorage');
+    if (!Array.isArray(models) || models.length === 0) throw new TypeError('Outbox: models must be a non-empty array of model classes');
+    this.#config = {
+      concurrency: positive(config.concurrency, 4, 'concurrency'),
+      maxAttempts: positive(config.maxAttempts, 8, 'maxAttempts'),
+      maxEntries: positive(config.maxEntries, 10_000, 'maxEntries'),
+      maxBytes: positive(config.maxBytes, 5 * 1024 * 1024, 'maxBytes'),
+      fallback: config.fallback ?? 'none',
+      migrate: config.migrate,
+    };
+    if (this.#config.fallback !== 'none' && this.#config.fallback !== 'memory') throw new TypeError(`Outbox: fallback must be 'none' or 'memory'`);
+    for (const model of models) {
+      if (typeof model !== 'function' || typeof model.getProxy !== 'function') throw new TypeError('Outbox: models must be model classes');
+      const entity = model.getEntityName();
+      if (model.proxy === undefined) throw new TypeError(`Outbox: ${entity} has no proxy`);
+      if (attached.has(model)) throw new TypeError(`Outbox: ${entity} is already attached to the outbox "${attached.get(model)?.name ?? ''}"`);
+      if (this.models.has(entity)) throw new TypeError(`Outbox: two attached models are named "${entity}" (stored entries name their model by entityName; declare distinct ones)`);
+      if (model.getProxy().batchActions) throw new TypeError(`Outbox: ${entity}'s proxy has batchActions (the outbox sends each record's write on its own)`);
+      this.models.set(entity, model);
+    }
+    this.name = name;
+    this.#replay = new Replay(this.models, storage, this.#config, Outbox.tabs(name));
+    names.add(name);
+    for (const model of this.models.values()) attached.set(model, this);
+    this.gate = {
+      save: (record, options) => this.#save(record, options),
+      destroy: (record, options) => this.#destroy(record, options),
+      sync: (host, options) => this.#sync(host, options),
+      restore: (store) => {
+        if (this.#joined.has(store)) return;
+        this.#joined.add(store);
+        const model = store.model;
+        const records = this.#replay.restored.filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
+        store.add(records);
+        store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
+      },
+    };
+  }
+
+  /** Load the stored entries, restore their records, and start replaying. Rejects with OutboxError 'unavailable' when the storage cannot be opened. */
+  open(): Promise<void> {
+    return this.#replay.open();
+  }
+
+  /** Send what can be sent now (while offline: probe at once). Resolves when nothing replayable is left. */
+  flush(): Promise<void> {
+    return this.#replay.flush();
+  }
+
+  /** End a pause (after a 401: once the app has fresh credentials) and replay. */
+  resume(): void {
+    this.#replay.resume();
+  }
+
+  /** Stop: detach the models, let the storage go. Entries stay stored. */
+  async close(): Promise<void> {
+    for (const model of this.models.values()) if (attached.get(model) === this) attached.delete(model);
+    names.delete(this.name);
+    await this.#replay.close();
+  }
+
+  get failed(): FailedEntry[] {
+    return this.#replay.failedEntries();
+  }
+
+  getSnapshot(): OutboxSnapshot {
+    return this.#replay.snapshot();
+  }
+
+  /** Hear of every change of the snapshot. Returns an unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    return this.#replay.subscribe(listener);
+  }
+
+  on<K extends keyof OutboxEvents>(event: K, listener: (payload: OutboxEvents[K]) => void): () => void {
+    return this.#replay.events.on(event, listener);
+  }
+
+  /** Where the record's writes stand: its first entry's phase, or undefined when it has none. */
+  statusOf(record: Model<object>): Entry['phase'] | undefined {
+    return this.#replay.entriesOf(record.clientId)[0]?.phase;
+  }
+
+  /** Ask the browser to keep the storage (navigator.storage.persist()); false where it cannot. */
+  async requestPersistence(): Promise<boolean> {
+    const storage: unknown = Reflect.get(globalThis, 'navigator')?.storage;
+    const persist: unknown = typeof storage === 'object' && storage !== null ? Reflect.get(storage, 'persist') : undefined;
+    return typeof persist === 'function' ? Boolean(await persist.call(storage)) : false;
+  }
+
+  #save(record: Model<object>, options: SaveOptions): Promise<Operation> {
+    if (record.erased || this.#replay.entriesOf(record.clientId).at(-1)?.action === 'destroy') {
+      return Promise.reject(new TypeError(`${record.getModelClass().getEntityName()}.save: the record was destroyed; make a new one to create it again`));
+    }
+    const phantom = record.phantom;
+    const action = phantom ? 'create' : 'update';
+    if (!phantom && !record.dirty && this.#replay.entriesOf(record.clientId).length === 0) return Promise.resolve(done(action, record));
+    const invalid = options.validate === false ? undefined : invalidError(record, action);
+    if (invalid !== undefined) return Promise.reject(invalid);
+    const info = record.getModelClass();
+    let values: Fields;
+    let before: Fields = {};
+    try {
+      if (phantom) {
+        values = json(record.getData());
+        delete values[info.idProperty];
+      } else {
+        values = json(record.getChanges());
+        before = json(record.modified);
+      }
+    } catch (error) {
+      return Promise.reject(new ProxyError('config', `${info.getEntityName()}: a value JSON cannot hold`, { cause: error, mayHaveBeenApplied: false }));
+    }
+    return this.#write(record, { type: 'save', phantom, values, before });
+  }
+
+  #destroy(record: Model<object>, _options: PersistOptions): Promise<Operation> {
+    if (record.erased) return Promise.resolve(done('destroy', record));
+    if (record.phantom && this.#replay.entriesOf(record.clientId).length === 0) {
+      eraseRecord(record);
+      return Promise.resolve(done('destroy', record));
+    }
+    return this.#write(record, { type: 'destroy', phantom: record.phantom, values: {}, before: {} });
+  }
+
+  /** Store the write (coalesced with the record's entries not yet sent); settles on its entry's first answer. */
+  #write(record: Model<object>, write: Write): Promise<Operation> {
+    const replay = this.#replay;
+    const clientId = record.clientId;
+    replay.live.set(clientId, record);
+    const plan = coalesce(replay.entriesOf(clientId), write);
+    if (plan.kind === 'cancel') {
+      const operation = done('destroy', record);
+      eraseRecord(record);
+      replay.drop(plan.entries, operation);
+      return Promise.resolve(operation);
+    }
+    const id = record.getId();
+    const entry: Entry =
+      plan.kind === 'merge'
+        ? { ...plan.entry, action: plan.action, values: plan.values, before: plan.before, at: plan.entry.at }
+        : {
+            id: replay.nextId(), v: ENTRY_VERSION, entity: record.getModelClass().getEntityName(), clientId, action: plan.action,
+            rid: plan.action === 'create' || record.phantom || id === undefined ? null : json({ id }).id ?? null,
+            values: plan.action === 'destroy' ? {} : write.values, before: plan.before,
+            parents: (extensions.waitsFor?.(record) ?? []).map((parent) => parent.clientId), key: newKey(),
+            etag: record.etag ?? null, seq: 0, attempts: 0, next: 0, phase: 'queued', sent: false, error: null, at: Date.now(),
+          };
+    const refused = replay.refuses(entry, plan.kind === 'merge' ? plan.entry : undefined);
+    if (refused !== undefined) return Promise.reject(refused);
+    return replay.put(entry, plan.kind === 'add' ? plan.drop : undefined);
+  }
+
+  /**
+   * A store's sync: every pending record's write stored in this run (invalid ones fail alone, as
+   * without an outbox), then one Batch of their first answers.
+   */
+  async #sync<M extends Model<object>>(host: SyncHost<M>, options: SyncOptions): Promise<Batch> {
+    const removed = new Set(host.removed());
+    const { create, update, destroy } = planSync(host.pending(), removed);
+    const invalid = holdInvalid(create, update, removed);
+    const batch = new Batch(options);
+    if (create.length + update.length + destroy.length > 0 && !host.before(create, update, destroy)) return batch.run([], () => Promise.resolve());
+    const writes = [...create, ...update].map((record) => this.#save(record, { validate: false })).concat(destroy.map((record) => this.#destroy(record, {})));
+    host.changed();
+    for (const outcome of await Promise.allSettled(writes)) {
+      if (outcome.status === 'fulfilled') {
+        batch.operations.push(outcome.value);
+        host.wrote(outcome.value);
+        continue;
+      }
+      const error: unknown = outcome.reason;
+      if (!(error instanceof ProxyError) || error.operation === undefined) throw error;
+      batch.operations.push(error.operation);
+      batch.exceptions.push(error.operation);
+    }
+    batch.operations.push(...invalid);
+    batch.exceptions.push(...invalid);
+    batch.isComplete = true;
+    const failure = batch.hasException() ? new BatchError(batch, batch.exceptions.flatMap((operation) => operation.error ?? [])) : undefined;
+    host.ended(batch, failure);
+    host.changed();
+    if (failure !== undefined) throw failure;
+    return batch;
+  }
+}
+
+/** Values as stored: JSON (a date as its ISO string). */
+function json(values: object): Fields {
+  const parsed: unknown = JSON.parse(JSON.stringify(values));
+  const fields: Fields = {};
+  if (typeof parsed === 'object' && parsed !== null) for (const [name, value] of Object.entries(parsed)) fields[name] = value;
+  return fields;
+}
+
+function newKey(): string {
+  return globalThis.crypto.randomUUID();
+}
+

@@ -1,0 +1,420 @@
+/**
+ * The outbox's engine: the entries in memory and in storage, the order they go in (per record,
+ * children after their phantom parents), up to `concurrency` at once, what each failure does
+ * (classify.ts), pauses, backoff timers and the id map of confirmed creates.
+ */
+import { ProxyError } from '../errors/ProxyError.js';
+import type { Model } from '../model/Model.js';
+import { readField } from '../model/values.js';
+import { enqueue, eraseRecord, metaOf } from '../model/writes.js';
+import { Operation } from '../operation/Operation.js';
+import { ResultSet } from '../operation/ResultSet.js';
+import { Observable } from '../util/events.js';
+import { View } from '../util/notify.js';
+import { asJson, backoff, classify, queued, retryAfter, storedError } from './classify.js';
+import type { TabCoordinator } from './coordination.js';
+import { type Entry, type EntryAction, type StoredError } from './entry.js';
+import { OutboxError } from './errors.js';
+import { MemoryStorage, type OutboxStorage, type StorageCommit, type StoredObject } from './storage.js';
+import { failedEntry, foreignEntry, type Host } from './failed.js';
+import { readStored, restoreRecord } from './restore.js';
+import { EntryTable, sameSnapshot, Waiters } from './table.js';
+import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot, PauseReason } from './types.js';
+
+type Settings = Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models'>> & Pick<OutboxConfig, 'migrate'>;
+
+const OFFLINE_MAX = 60_000;
+const RETRY_MAX = 300_000;
+
+class Emitter extends Observable<OutboxEvents> {
+  emit<K extends keyof OutboxEvents>(name: K, payload: OutboxEvents[K]): void {
+    this.fire(name, payload);
+  }
+}
+
+/** An operation that succeeded without a request. */
+export function done(action: EntryAction, record: Model<object>): Operation {
+  const operation = new Operation({ action, records: [record] });
+  operation.setSuccessful(new ResultSet({ records: [record] }));
+  return operation;
+}
+
+export class Replay {
+  readonly live = new Map<string, Model<object>>();
+  /** The records made again from stored entries on open(): stores of their model list them after their first load. */
+  readonly restored: Model<object>[] = [];
+  readonly events = new Emitter();
+  readonly #table = new EntryTable();
+  readonly #waiters = new Waiters();
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #view: View<OutboxSnapshot>;
+  /** Stored objects this version cannot read: failed 'config', kept as they are. */
+  #foreign: StoredObject[] = [];
+  #seq = 0;
+  #inFlight = 0;
+  /** Entries answered whose removal is being committed. */
+  #finishing = 0;
+  #paused: false | PauseReason = false;
+  #pauseError: ProxyError | undefined;
+  #pauseTimer: ReturnType<typeof setTimeout> | undefined;
+  #probes = 0;
+  #probeNow = false;
+  #opened: Promise<void> | undefined;
+  #ready = false;
+  #closed = false;
+  #start: () => void = () => undefined;
+  #chain: Promise<unknown> = new Promise<void>((resolve) => (this.#start = resolve));
+  #idle: (() => void)[] = [];
+  #durable: boolean;
+  readonly #online = (): void => this.#probe();
+  /** What a failed entry's retry, discard and resolve change. */
+  readonly #host: Host;
+
+  constructor(
+    readonly models: ReadonlyMap<string, AnyModel>,
+    private storage: OutboxStorage,
+    private readonly settings: Settings,
+    private readonly tabs: TabCoordinator,
+  ) {
+    this.#durable = storage.durable;
+    this.#host = {
+      live: this.live, models, table: this.#table,
+      remove: (id) => this.#remove(id),
+      commit: (change) => this.#commit(change),
+      changed: () => this.#view.changed(),
+      pump: () => this.#pump(),
+    };
+    this.#view = new View(() => ({ ...this.#table.counts(this.#foreign.length), paused: this.#paused, leader: this.tabs.isLeader, durable: this.#durable }), sameSnapshot);
+    tabs.onLeaderChange(() => {
+      this.#view.changed();
+      this.#pump();
+    });
+  }
+
+  // ---- entries -------------------------------------------------------------------------------
+
+  entriesOf(clientId: string): Entry[] {
+    return this.#table.of(clientId);
+  }
+
+  nextId(): string {
+    return globalThis.crypto.randomUUID();
+  }
+
+  #remove(id: string): void {
+    this.#table.remove(id);
+    clearTimeout(this.#timers.get(id));
+    this.#timers.delete(id);
+  }
+
+  refuses(entry: Entry, replaced: Entry | undefined): OutboxError | undefined {
+    return this.#table.refuses(entry, replaced, this.settings.maxEntries, this.settings.maxBytes);
+  }
+
+  /** Keep `entry` (a new one, or one merged into): durable before its first attempt. Settles on its first answer. */
+  put(entry: Entry, drop: Entry | undefined): Promise<Operation> {
+    const before = this.#table.get(entry.id);
+    const kept = before === undefined ? { ...entry, seq: ++this.#seq } : entry;
+    this.#table.set(kept);
+    if (drop !== undefined) this.#remove(drop.id);
+    this.#view.changed();
+    const settled = new Promise<Operation>((resolve, reject) => this.#waiters.add(kept.id, { resolve, reject }));
+    this.#commit({ put: [kept], ...(drop ? { delete: [drop.id] } : {}) }).then(
+      () => {
+        const error = this.#pauseError;
+        if (this.#paused !== false && error !== undefined) this.#waiters.settle(kept.id, undefined, queued(error));
+        this.#pump();
+      },
+      (error: unknown) => {
+        // Refused by the storage: nothing of it was kept, and nothing is sent.
+        if (before === undefined) this.#remove(kept.id);
+        else this.#table.set(before);
+        if (drop !== undefined) this.#table.set(drop);
+        this.#view.changed();
+        this.#waiters.settle(kept.id, undefined, error instanceof OutboxError ? error : new OutboxError('quota', 'Outbox: the storage refused the write', { cause: error }));
+      },
+    );
+    return settled;
+  }
+
+  /** Drop entries never sent (a create destroyed before sending): their saves settle with `operation`. */
+  drop(entries: readonly Entry[], operation: Operation): void {
+    for (const entry of entries) {
+      this.#remove(entry.id);
+      this.#waiters.settle(entry.id, operation);
+    }
+    this.#view.changed();
+    this.#commit({ delete: entries.map((entry) => entry.id) }).catch(() => undefined);
+  }
+
+  /** Commits run one after the other, once the storage is open. */
+  #commit(change: StorageCommit): Promise<void> {
+    const run = this.#chain.then(() => this.storage.commit(change));
+    this.#chain = run.catch(() => undefined);
+    return run;
+  }
+
+  // ---- opening and closing -------------------------------------------------------------------
+
+  open(): Promise<void> {
+    return (this.#opened ??= this.#open());
+  }
+
+  async #open(): Promise<void> {
+    let stored: StoredObject[];
+    try {
+      stored = await this.storage.load();
+    } catch (error) {
+      if (this.settings.fallback !== 'memory') throw error instanceof OutboxError ? error : new OutboxError('unavailable', 'Outbox: the storage cannot be opened', { cause: error });
+      this.storage = new MemoryStorage();
+      this.#durable = false;
+      stored = [];
+    }
+    const { entries, foreign, change } = readStored(stored, this.models, this.settings.migrate);
+    this.#foreign = foreign;
+    for (const entry of entries) {
+      this.#seq = Math.max(this.#seq, entry.seq);
+      this.#table.set(entry);
+    }
+    for (const [clientId, ids] of this.#table.clients()) {
+      const record = this.live.has(clientId) ? undefined : restoreRecord(clientId, [...ids].flatMap((id) => this.#table.get(id) ?? []), this.models);
+      if (record === undefined) continue;
+      this.live.set(clientId, record);
+      this.restored.push(record);
+    }
+    this.#ready = true;
+    this.#start();
+    if (change.put.length + change.delete.length > 0) await this.#commit(change);
+    for (const entry of this.#table.all.values()) if (entry.phase === 'waiting') this.#wakeAt(entry);
+    Reflect.get(globalThis, 'addEventListener')?.call(globalThis, 'online', this.#online);
+    this.#view.changed();
+    this.#pump();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+    clearTimeout(this.#pauseTimer);
+    Reflect.get(globalThis, 'removeEventListener')?.call(globalThis, 'online', this.#online);
+    this.tabs.close();
+    this.#start();
+    await this.#chain;
+    await this.storage.close();
+  }
+
+  // ---- sending --------------------------------------------------------------------------------
+
+  #pump(): void {
+    if (!this.#ready || this.#closed || !this.tabs.isLeader) return this.#wake();
+    if (this.#paused !== false) {
+      // While offline only the head is sent, as the probe.
+      if (this.#paused === 'offline' && this.#probeNow && this.#inFlight === 0) {
+        this.#probeNow = false;
+        const head = this.#table.sendable(1)[0];
+        if (head !== undefined) void this.#send(head);
+      }
+      return this.#wake();
+    }
+    const room = this.settings.concurrency - this.#inFlight;
+    if (room > 0) for (const entry of this.#table.sendable(room)) void this.#send(entry);
+    this.#wake();
+  }
+
+  #wake(): void {
+    const idle = this.#idle;
+    this.#idle = [];
+    for (const resolve of idle) resolve();
+  }
+
+  async flush(): Promise<void> {
+    await this.open();
+    this.#probe();
+    for (;;) {
+      if (this.#inFlight === 0 && this.#finishing === 0 && (this.#paused !== false || this.#table.sendable(1).length === 0)) return;
+      await new Promise<void>((resolve) => this.#idle.push(resolve));
+    }
+  }
+
+  #probe(): void {
+    if (this.#paused === 'offline') this.#probeNow = true;
+    this.#pump();
+  }
+
+  async #send(queuedEntry: Entry): Promise<void> {
+    const record = this.live.get(queuedEntry.clientId);
+    const model = this.models.get(queuedEntry.entity);
+    if (record === undefined || model === undefined) return;
+    this.#inFlight++;
+    const resent = queuedEntry.sent;
+    let entry = this.#table.step(queuedEntry, { type: 'send' });
+    this.#view.changed();
+    let operation: Operation | undefined;
+    let failure: unknown;
+    try {
+      if (!resent) await this.#commit({ put: [entry] });
+      operation = await this.#attempt(entry, record, model);
+    } catch (error) {
+      failure = error;
+    }
+    this.#inFlight--;
+    entry = this.#table.get(entry.id) ?? entry;
+    if (failure === undefined && operation !== undefined) return this.#succeed(entry, record, operation);
+    const error = failure instanceof ProxyError ? failure : new ProxyError('config', failure instanceof Error ? failure.message : String(failure), { cause: failure, mayHaveBeenApplied: false });
+    const verdict = classify(error, entry.action, resent);
+    if (verdict === 'done') {
+      eraseRecord(record);
+      return this.#succeed(entry, record, done('destroy', record));
+    }
+    if (verdict === 'fail' || verdict === 'conflict') {
+      this.#fail(entry, storedError(error), error);
+    } else if (verdict === 'retry') {
+      entry = this.#table.step(entry, { type: 'retry', at: Date.now() + backoff(entry.attempts + 1, RETRY_MAX), count: true, max: this.settings.maxAttempts, error: storedError(error) });
+      if (entry.phase === 'failed') this.#fail(entry, entry.error ?? storedError(error), error);
+      else {
+        this.#wakeAt(entry);
+        this.#waiters.settle(entry.id, undefined, queued(error));
+        this.#commit({ put: [entry] }).catch(() => undefined);
+      }
+    } else {
+      this.#table.step(entry, { type: 'hold' });
+      this.#waiters.settle(entry.id, undefined, queued(error));
+      this.#pause(verdict, error);
+    }
+    this.#view.changed();
+    this.#pump();
+  }
+
+  /** One request for the entry, built now from its live record. */
+  async #attempt(entry: Entry, record: Model<object>, model: AnyModel): Promise<Operation> {
+    const action = entry.action;
+    const meta = metaOf(record);
+    // Already written: a create confirmed by another send, an update whose edits an earlier one sent, a record gone.
+    if ((action === 'create' && !record.phantom) || (action === 'update' && !record.dirty) || record.erased) return done(action, record);
+    // A create goes under the entry's key, every time.
+    if (action === 'create' && meta.state.status === 'new') meta.state = { status: 'new', key: entry.key };
+    const operation = new Operation({ action, records: [record] });
+    operation.once = true;
+    const proxy = model.getProxy();
+    await enqueue(record, () => (action === 'create' ? proxy.create(operation) : action === 'update' ? proxy.update(operation) : proxy.destroy(operation)));
+    return operation;
+  }
+
+  async #succeed(entry: Entry, record: Model<object>, operation: Operation): Promise<void> {
+    entry = this.#table.step(entry, { type: 'succeed' });
+    this.#finishing++;
+    // Its slot is free: others may go (its own later writes and its dependants wait until it is
+    // removed). A probe answered: back online.
+    if (this.#paused === 'offline') this.#unpause();
+    else this.#pump();
+    const change: { put: Entry[]; delete: string[] } = { put: [], delete: [entry.id] };
+    const clientId = entry.clientId;
+    const id = record.getId();
+    const stored = asJson({ id });
+    const rid = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored['id'] ?? null) : null;
+    const retarget: [Model<object>, string][] = [];
+    if (entry.action === 'create') {
+      // The id map: waiting entries take the id, in the same commit that removes the create.
+      for (const other of this.#table.waitingFor(clientId)) {
+        if (other === entry) continue;
+        const values = { ...other.values };
+        const live = this.live.get(other.clientId);
+        for (const [name, value] of Object.entries(values)) {
+          if (value !== clientId) continue;
+          values[name] = rid;
+          if (live !== undefined && readField(live, name) === clientId) retarget.push([live, name]);
+        }
+        const next = { ...other, rid: other.clientId === clientId && other.rid === null ? rid : other.rid, parents: other.parents.filter((parent) => parent !== clientId), values };
+        this.#table.set(next);
+        change.put.push(next);
+      }
+    }
+    await this.#commit(change).catch(() => undefined);
+    // Durable: then live records take their id.
+    for (const [live, name] of retarget) live.set({ [name]: id });
+    this.#remove(entry.id);
+    if (entry.action === 'create') this.events.emit('idmapped', { record, clientId, id });
+    this.events.emit('sent', { record, action: entry.action });
+    this.#waiters.settle(entry.id, operation);
+    this.#finishing--;
+    this.#view.changed();
+    this.#pump();
+  }
+
+  #fail(entry: Entry, stored: StoredError, error: ProxyError): void {
+    const failed = this.#table.step(entry, { type: 'fail', error: stored });
+    this.#commit({ put: [failed] }).catch(() => undefined);
+    this.#waiters.settle(entry.id, undefined, error);
+    this.events.emit('failed', failedEntry(this.#host, failed));
+  }
+
+  #wakeAt(entry: Entry): void {
+    clearTimeout(this.#timers.get(entry.id));
+    const timer = setTimeout(() => {
+      this.#timers.delete(entry.id);
+      const now = this.#table.get(entry.id);
+      if (now === undefined) return;
+      this.#table.step(now, { type: 'wake' });
+      this.#view.changed();
+      this.#pump();
+    }, Math.max(0, entry.next - Date.now()));
+    this.#timers.set(entry.id, timer);
+  }
+
+  // ---- pauses ----------------------------------------------------------------------------------
+
+  #pause(reason: PauseReason, error: ProxyError): void {
+    this.#pauseError = error;
+    if (this.#paused !== reason) {
+      this.#paused = reason;
+      this.events.emit('paused', { reason });
+    }
+    // The writes waiting to be sent are kept: their saves hear it now, not after the pause.
+    for (const entry of this.#table.all.values()) if (entry.phase === 'queued') this.#waiters.settle(entry.id, undefined, queued(error));
+    clearTimeout(this.#pauseTimer);
+    this.#pauseTimer = undefined;
+    if (reason === 'auth') return;
+    const delay = reason === 'rate-limit' ? (retryAfter(error, Date.now()) ?? backoff(++this.#probes, OFFLINE_MAX)) : backoff(++this.#probes, OFFLINE_MAX);
+    this.#pauseTimer = setTimeout(() => (reason === 'offline' ? this.#probe() : this.#unpause()), delay);
+  }
+
+  #unpause(): void {
+    clearTimeout(this.#pauseTimer);
+    this.#pauseTimer = undefined;
+    this.#probes = 0;
+    this.#pauseError = undefined;
+    if (this.#paused === false) return;
+    this.#paused = false;
+    this.events.emit('resumed', {});
+    this.#view.changed();
+    this.#pump();
+  }
+
+  resume(): void {
+    this.#unpause();
+    this.#pump();
+  }
+
+  // ---- what users see ---------------------------------------------------------------------------
+
+  snapshot(): OutboxSnapshot {
+    return this.#view.get();
+  }
+
+  subscribe(listener: () => void): () => void {
+    return this.#view.add(() => listener());
+  }
+
+  failedEntries(): FailedEntry[] {
+    const out: FailedEntry[] = [];
+    for (const entry of this.#table.all.values()) if (entry.phase === 'failed') out.push(failedEntry(this.#host, entry));
+    for (const raw of this.#foreign) {
+      out.push(foreignEntry(raw, async () => {
+        this.#foreign = this.#foreign.filter((other) => other !== raw);
+        this.#view.changed();
+        await this.#commit({ delete: [raw.id] });
+      }));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The outbox's entries in memory: in order (a Map in sequence order), indexed by record, with
+ * their stored size (for maxBytes), and which of them may be sent now.
+ */
+import { step, type Entry, type EntryEvent } from './entry.js';
+import { OutboxError } from './errors.js';
+import type { Operation } from '../operation/Operation.js';
+import type { OutboxSnapshot } from './types.js';
+
+export class EntryTable {
+  readonly all = new Map<string, Entry>();
+  /** Per client id, its entries' ids in order. */
+  readonly #clients = new Map<string, Set<string>>();
+  readonly #sizes = new Map<string, number>();
+  /** The ids of the entries that wait for a phantom parent. */
+  readonly #children = new Set<string>();
+  #bytes = 0;
+
+  get(id: string): Entry | undefined {
+    return this.all.get(id);
+  }
+
+  /** Whether the record has entries (a parent not yet created). */
+  has(clientId: string): boolean {
+    return this.#clients.has(clientId);
+  }
+
+  clients(): IterableIterator<[string, Set<string>]> {
+    return this.#clients.entries();
+  }
+
+  /** The record's entries not yet done, in order. */
+  of(clientId: string): Entry[] {
+    const out: Entry[] = [];
+    for (const id of this.#clients.get(clientId) ?? []) {
+      const entry = this.all.get(id);
+      if (entry !== undefined && entry.phase !== 'done') out.push(entry);
+    }
+    return out;
+  }
+
+  set(entry: Entry): void {
+    const id = entry.id;
+    if (!this.all.has(id)) {
+      let ids = this.#clients.get(entry.clientId);
+      if (ids === undefined) this.#clients.set(entry.clientId, (ids = new Set()));
+      ids.add(id);
+    }
+    this.all.set(id, entry);
+    if (entry.parents.length > 0) this.#children.add(id);
+    else this.#children.delete(id);
+    const size = JSON.stringify(entry).length;
+    this.#bytes += size - (this.#sizes.get(id) ?? 0);
+    this.#sizes.set(id, size);
+  }
+
+  remove(id: string): void {
+    const entry = this.all.get(id);
+    if (entry === undefined) return;
+    this.all.delete(id);
+    this.#children.delete(id);
+    const ids = this.#clients.get(entry.clientId);
+    ids?.delete(id);
+    if (ids?.size === 0) this.#clients.delete(entry.clientId);
+    this.#bytes -= this.#sizes.get(id) ?? 0;
+    this.#sizes.delete(id);
+  }
+
+  /** The record's entries and those that wait for it (its phantom children). */
+  waitingFor(clientId: string): Entry[] {
+    const out = [...(this.#clients.get(clientId) ?? [])].flatMap((id) => this.all.get(id) ?? []);
+    for (const id of this.#children) {
+      const entry = this.all.get(id);
+      if (entry !== undefined && entry.clientId !== clientId && entry.parents.includes(clientId)) out.push(entry);
+    }
+    return out;
+  }
+
+  step(entry: Entry, event: EntryEvent): Entry {
+    const next = step(entry, event);
+    if (next !== entry) this.set(next);
+    return next;
+  }
+
+  /** Why `entry` (replacing `replaced`) cannot be kept: past the bounds. */
+  refuses(entry: Entry, replaced: Entry | undefined, maxEntries: number, maxBytes: number): OutboxError | undefined {
+    const size = JSON.stringify(entry).length - (replaced === undefined ? 0 : (this.#sizes.get(replaced.id) ?? 0));
+    if ((replaced === undefined && this.all.size >= maxEntries) || this.#bytes + size > maxBytes) {
+      return new OutboxError('full', `Outbox: full (maxEntries ${maxEntries}, maxBytes ${maxBytes}); the record keeps its edits`);
+    }
+    return undefined;
+  }
+
+  /** The snapshot's counts (`foreign`: failed entries of an unknown version). */
+  counts(foreign: number): Pick<OutboxSnapshot, 'pending' | 'sending' | 'failed' | 'oldestPendingAt'> {
+    let pending = 0;
+    let sending = 0;
+    let failed = foreign;
+    let oldest: number | null = null;
+    for (const entry of this.all.values()) {
+      if (entry.phase === 'failed') failed++;
+      else if (entry.phase === 'sending') sending++;
+      else if (entry.phase !== 'done') pending++;
+      if (entry.phase !== 'failed' && entry.phase !== 'done' && (oldest === null || entry.at < oldest)) oldest = entry.at;
+    }
+    return { pending, sending, failed, oldestPendingAt: oldest };
+  }
+
+  /** The entries that may be sent now, in order: the first of their record, its phantom parents confirmed. */
+  sendable(limit: number): Entry[] {
+    const out: Entry[] = [];
+    const seen = new Set<string>();
+    for (const entry of this.all.values()) {
+      if (seen.has(entry.clientId)) continue;
+      seen.add(entry.clientId);
+      if (entry.phase !== 'queued' || entry.parents.some((parent) => this.#clients.has(parent))) continue;
+      out.push(entry);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+}
+
+export function sameSnapshot(a: OutboxSnapshot, b: OutboxSnapshot): boolean {
+  return a.pending === b.pending && a.sending === b.sending && a.failed === b.failed && a.paused === b.paused && a.leader === b.leader && a.durable === b.durable && a.oldestPendingAt === b.oldestPendingAt;
+}
+
+type Waiter = { resolve: (operation: Operation) => void; reject: (error: unknown) => void };
+
+/** The saves and syncs waiting for an entry's next answer. */
+export class Waiters {
+  readonly #lists = new Map<string, Waiter[]>();
+
+  add(id: string, waiter: Waiter): void {
+    const list = this.#lists.get(id);
+    if (list === undefined) this.#lists.set(id, [waiter]);
+    else list.push(waiter);
+  }
+
+  /** Settle them: with `operation`, else rejected with `error`. */
+  settle(id: string, operation: Operation | undefined, error?: unknown): void {
+    const list = this.#lists.get(id);
+    if (list === undefined) return;
+    this.#lists.delete(id);
+    for (const waiter of list) {
+      if (operation !== undefined) waiter.resolve(operation);
+      else waiter.reject(error);
+    }
+  }
+}
