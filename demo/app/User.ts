@@ -46,12 +46,21 @@ export class User extends Model<UserData> {
 
 /**
  * A user's post. `user.posts().load()` fills `{userId}` in the url: GET /api/users/7/posts,
- * json-server's nested route; a new post is POSTed there, once its user has an id.
+ * json-server's nested route; a new post is POSTed there, once its user has an id; PUT and
+ * DELETE go to /api/posts/{id}.
  */
 export class Post extends Model.define({
   entityName: 'Post',
   fields: { id: 'int', userId: 'int', title: 'string' },
-  proxy: { type: 'rest', url: '/api/users/{userId}/posts', preset: 'json-server', fetch: requestLog.fetch, onRequest: requestLog.onRequest },
+  proxy: {
+    type: 'rest',
+    url: '/api/users/{userId}/posts',
+    // A post by id is json-server's /api/posts/7: no userId needed (a post the outbox restored after a reload may know only its id).
+    api: { update: '/api/posts', destroy: '/api/posts' },
+    preset: 'json-server',
+    fetch: requestLog.fetch,
+    onRequest: requestLog.onRequest,
+  },
 }) {
   static associations = { user: belongsTo(() => User, { foreignKey: 'userId', inverse: 'posts' }) };
   declare getUser: Accessor<typeof Post.associations.user>;

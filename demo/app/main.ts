@@ -2,6 +2,7 @@ import { Store } from '../../src/index.js';
 import { byId, debounce } from './dom.js';
 import { UserGrid } from './grid.js';
 import { LogPanel } from './logPanel.js';
+import { OfflineControls } from './offline.js';
 import { Messages, isAbort } from './messages.js';
 import { Pager } from './pager.js';
 import { PostsPanel, type PostCounts } from './postsPanel.js';
@@ -34,6 +35,24 @@ const formatSwitch = byId('format', HTMLInputElement);
 const failSwitch = byId('fail', HTMLInputElement);
 const resetButton = byId('reset', HTMLButtonElement);
 const urlMap = byId('url-map', HTMLTableElement);
+
+// The Offline switch: while the outbox is attached, Batch is off (the outbox sends each record on its own).
+const offline = new OfflineControls(
+  byId('offline', HTMLInputElement),
+  byId('outbox', HTMLElement),
+  report,
+  (attached) => {
+    batchSwitch.disabled = attached;
+    if (attached) batchSwitch.checked = false;
+    User.setProxy(userProxyConfig({ ...proxySettings(), patch: attached }));
+    renderUrlMap(urlMap, store);
+  },
+  () => {
+    messages.clearError();
+    messages.status('Back online: the outbox sent what it kept.');
+    load(() => store.load(), 'the page');
+  },
+);
 
 let saving = false;
 
@@ -134,6 +153,11 @@ async function save(): Promise<void> {
     messages.clearError();
     messages.status(`Saved ${describePending(counts)} (${requests} request${requests === 1 ? '' : 's'}).`);
   } catch (error) {
+    if (offline.keeps(error)) {
+      messages.clearError();
+      messages.status(`Offline: ${describePending(counts)} kept in the outbox, sent when the page is back online.`);
+      return;
+    }
     messages.error('Not saved:', error);
     messages.status('Your changes are kept (marked in the table): press Save to send them again, or Revert to drop them.');
   } finally {
@@ -159,7 +183,7 @@ function proxySettings(): ProxySettings {
 
 function rebuildProxy(): void {
   const settings = proxySettings();
-  User.setProxy(userProxyConfig(settings));
+  User.setProxy(userProxyConfig({ ...settings, patch: offline.attached }));
   renderUrlMap(urlMap, store);
   messages.status(
     `Proxy rebuilt: ${settings.batchActions ? "preset 'json-server-with-batch', batchActions on" : "preset 'json-server'"}, ${settings.format ? "format 'json'" : 'no format'}.`,
@@ -206,4 +230,5 @@ getFailWrites().then(
   },
   () => undefined,
 );
-load(() => store.loadPage(1), 'the users');
+// The outbox first: what a reload left in it joins the store on its first load.
+void offline.start().finally(() => load(() => store.loadPage(1), 'the users'));
