@@ -20,11 +20,13 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The server's own rules for a user: what a real API would answer 422 for. */
-function userErrors(user) {
+function userErrors(user, partial = false) {
   const errors = {};
   if (typeof user !== 'object' || user === null || Array.isArray(user)) return { user: ['must be an object'] };
-  if (typeof user.name !== 'string' || user.name.trim() === '') errors.name = ['is required'];
-  if (typeof user.email !== 'string' || !EMAIL.test(user.email)) errors.email = ['must be an email address, like ann@example.com'];
+  // A PATCH (partial) is checked on the fields it sends.
+  const given = (field) => !partial || Object.hasOwn(user, field);
+  if (given('name') && (typeof user.name !== 'string' || user.name.trim() === '')) errors.name = ['is required'];
+  if (given('email') && (typeof user.email !== 'string' || !EMAIL.test(user.email))) errors.email = ['must be an email address, like ann@example.com'];
   if (user.age !== undefined && user.age !== null && !(Number.isInteger(user.age) && user.age >= 0 && user.age <= 150)) {
     errors.age = ['must be a whole number from 0 to 150'];
   }
@@ -114,10 +116,10 @@ export async function startDemo(options = {}) {
 
   // Validation, as a real API would do it: 422 with the messages per field.
   app.use('/api/users', (req, res, next) => {
-    if (req.method !== 'POST' && req.method !== 'PUT') return next();
+    if (req.method !== 'POST' && req.method !== 'PUT' && req.method !== 'PATCH') return next();
     const items = Array.isArray(req.body) ? req.body : [req.body];
     for (let i = 0; i < items.length; i++) {
-      const errors = userErrors(items[i]);
+      const errors = userErrors(items[i], req.method === 'PATCH');
       if (errors === undefined) continue;
       if (Array.isArray(req.body)) {
         res.status(422).json({ message: `user ${i + 1} of ${items.length} is not valid: ${describeErrors(errors)}; nothing was saved` });

@@ -124,11 +124,14 @@ export class OfflineControls {
     this.#summary.textContent = describeSnapshot(outbox?.getSnapshot());
     const items = (outbox?.failed ?? []).map((entry) => {
       const what = `${entry.action} of ${entry.record ? `${entry.record.getModelClass().getEntityName()} ${String(entry.record.getId() ?? 'new')}` : 'a record'}`;
-      const retry = h('button', { type: 'button', class: 'small' }, 'Retry');
-      const discard = h('button', { type: 'button', class: 'small' }, 'Discard');
+      const retry = h('button', { type: 'button', class: 'small', 'aria-label': `Retry the ${what}` }, 'Retry');
+      const discard = h('button', { type: 'button', class: 'small', 'aria-label': `Discard the ${what}` }, 'Discard');
       retry.addEventListener('click', () => void entry.retry().catch((error: unknown) => this.report('Could not retry:', error)));
       discard.addEventListener('click', () => {
-        entry.discard().then(() => this.#closeIfDone(), (error: unknown) => this.report('Could not discard:', error));
+        entry.discard().then(
+          () => this.#closeIfDone().then(() => this.#render()),
+          (error: unknown) => this.report('Could not discard:', error),
+        );
       });
       return h('li', {}, h('span', {}, `${what}: ${entry.error.message}`), retry, discard);
     });

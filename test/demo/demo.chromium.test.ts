@@ -421,6 +421,30 @@ if (!existsSync(CHROMIUM)) {
       await waitForLoad();
     });
 
+    it('lists a write the server refuses once back online as a failed entry; Discard drops it and its new row', async () => {
+      const offline = () => page.getByRole('switch', { name: /^Offline/ });
+      await offline().check();
+      await waitForText('#outbox-summary', /^Outbox: 0 pending/);
+      await page.getByRole('button', { name: 'Add user' }).click();
+      await page.keyboard.type('Nora Refused');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('not-an-email');
+      await page.keyboard.press('Tab');
+      await save();
+      await waitForText('#outbox-summary', /^Outbox: 1 pending, 0 sending, 0 failed, paused \(offline\)$/);
+      await offline().uncheck();
+      // (The outbox still says paused (offline) here: its probe was answered, with a 422; noted for the outbox.)
+      await waitForText('#outbox-summary', /^Outbox: 0 pending, 0 sending, 1 failed\b/);
+      await waitForText('#outbox-failed', /^create of users new: POST \/api\/users(\.json)? failed: 422/);
+      expect((await api('/api/users?name=Nora%20Refused')).body).toEqual([]);
+      expect(await page.getByRole('button', { name: 'Retry the create of users new' }).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Discard the create of users new' }).click();
+      await waitForText('#outbox-summary', /^Outbox: not in use/);
+      await waitForText('#pending', /No unsaved changes/);
+      expect(await page.locator('#users tbody tr.is-new').count()).toBe(0);
+      expect((await api('/api/users?name=Nora%20Refused')).body).toEqual([]);
+    });
+
     it('fits a phone screen: no sideways scrolling, rows become cards', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       const layout = await page.evaluate(() => ({

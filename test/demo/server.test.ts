@@ -187,6 +187,11 @@ describe('the demo server', () => {
     expect((await call('PUT', '/demo/state', { failWrites: 'yes' })).status).toBe(400);
   });
 
+  it('checks a PATCH on the fields it sends: 422 for an empty name, 200 for a valid age alone', async () => {
+    expect(await call('PATCH', '/api/users/6', { name: ' ' })).toMatchObject({ status: 422, data: { errors: { name: ['is required'] } } });
+    expect(await call('PATCH', '/api/users/6', { age: 33 })).toMatchObject({ status: 200, data: { id: 6, age: 33 } });
+  });
+
   it("serves a user's posts on json-server's nested route; a post by id under it too; a POST there gets a numeric userId", async () => {
     const listed = await call('GET', '/api/users/4/posts');
     expect(listed.status).toBe(200);
