@@ -144,6 +144,15 @@ if (!existsSync(CHROMIUM)) {
       await input.press('Tab');
     }
 
+    /** Add a user and type its name and email, as a keyboard user does. */
+    async function addUser(name: string, email: string): Promise<void> {
+      await page.getByRole('button', { name: 'Add user' }).click();
+      await page.keyboard.type(name);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(email);
+      await page.keyboard.press('Tab');
+    }
+
     async function save(): Promise<void> {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.waitForFunction(() => document.querySelector('#save')?.textContent === 'Save');
@@ -289,11 +298,7 @@ if (!existsSync(CHROMIUM)) {
     });
 
     it("saves a new user's post after the user, in one Save: its userId is the new user's id", async () => {
-      await page.getByRole('button', { name: 'Add user' }).click();
-      await page.keyboard.type('Pia Poster');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('pia.poster@example.com');
-      await page.keyboard.press('Tab');
+      await addUser('Pia Poster', 'pia.poster@example.com');
       await page.locator('#users tbody tr').first().getByRole('button', { name: /^Posts of Pia Poster \(new user\)/ }).click();
       await waitForText('#posts-heading', /^Posts of Pia Poster \(new user\)$/);
       await page.getByLabel('New post title').fill('My first post');
@@ -341,6 +346,10 @@ if (!existsSync(CHROMIUM)) {
       expect(await classesOf(page.locator('#users tbody tr').first())).toContain('is-new');
       await waitForText('#pending', /Unsaved: 1 new, 1 edited/);
       expect(await serverUser(5)).toEqual(before);
+      // The picture shows a user's posts too (reads still work).
+      await row(5).getByRole('button', { name: /^Posts of/ }).click();
+      await waitForRequest('GET', /^\/api\/users\/5\/posts$/, 200);
+      await page.waitForFunction(() => document.querySelectorAll('#posts li[data-id]').length > 0);
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
       await page.getByRole('switch', { name: 'Simulate server failure' }).uncheck();
@@ -425,11 +434,7 @@ if (!existsSync(CHROMIUM)) {
       const offline = () => page.getByRole('switch', { name: /^Offline/ });
       await offline().check();
       await waitForText('#outbox-summary', /^Outbox: 0 pending/);
-      await page.getByRole('button', { name: 'Add user' }).click();
-      await page.keyboard.type('Nora Refused');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('not-an-email');
-      await page.keyboard.press('Tab');
+      await addUser('Nora Refused', 'not-an-email');
       await save();
       await waitForText('#outbox-summary', /^Outbox: 1 pending, 0 sending, 0 failed, paused \(offline\)$/);
       await offline().uncheck();
