@@ -1,4 +1,4 @@
-// Writes demo/db.json: about 300 realistic users for the demo's json-server.
+// Writes demo/db.json: about 300 realistic users, and a few posts each, for the demo's json-server.
 // Deterministic (a seeded generator), so running it again gives the same file:
 //   node demo/make-db.mjs
 import { writeFileSync } from 'node:fs';
@@ -70,8 +70,25 @@ export function makeUsers(count = COUNT, seed = SEED) {
   return users;
 }
 
+const OPENING = ['Notes on', 'Thoughts about', 'A week of', 'Learning', 'Why I like', 'Getting started with', 'Lessons from', 'Ten tips for'];
+const TOPIC = ['gardening', 'sourdough', 'trail running', 'chess', 'watercolours', 'TypeScript', 'the piano', 'cycling to work', 'bird watching', 'home brewing', 'photography', 'Rust', 'sailing', 'knitting'];
+
+/** One to four posts per user (`userId`), ids in user order. */
+export function makePosts(users, seed = SEED + 1) {
+  const random = generator(seed);
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const posts = [];
+  for (const user of users) {
+    const count = 1 + Math.floor(random() * 4);
+    for (let i = 0; i < count; i++) posts.push({ id: posts.length + 1, userId: user.id, title: `${pick(OPENING)} ${pick(TOPIC)}` });
+  }
+  return posts;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const file = fileURLToPath(new URL('./db.json', import.meta.url));
-  writeFileSync(file, `${JSON.stringify({ users: makeUsers() }, null, 2)}\n`);
-  console.log(`wrote ${COUNT} users to ${file}`);
+  const users = makeUsers();
+  const posts = makePosts(users);
+  writeFileSync(file, `${JSON.stringify({ users, posts }, null, 2)}\n`);
+  console.log(`wrote ${users.length} users and ${posts.length} posts to ${file}`);
 }

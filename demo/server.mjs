@@ -20,11 +20,13 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The server's own rules for a user: what a real API would answer 422 for. */
-function userErrors(user) {
+function userErrors(user, partial = false) {
   const errors = {};
   if (typeof user !== 'object' || user === null || Array.isArray(user)) return { user: ['must be an object'] };
-  if (typeof user.name !== 'string' || user.name.trim() === '') errors.name = ['is required'];
-  if (typeof user.email !== 'string' || !EMAIL.test(user.email)) errors.email = ['must be an email address, like ann@example.com'];
+  // A PATCH (partial) is checked on the fields it sends.
+  const given = (field) => !partial || Object.hasOwn(user, field);
+  if (given('name') && (typeof user.name !== 'string' || user.name.trim() === '')) errors.name = ['is required'];
+  if (given('email') && (typeof user.email !== 'string' || !EMAIL.test(user.email))) errors.email = ['must be an email address, like ann@example.com'];
   if (user.age !== undefined && user.age !== null && !(Number.isInteger(user.age) && user.age >= 0 && user.age <= 150)) {
     errors.age = ['must be a whole number from 0 to 150'];
   }
@@ -79,7 +81,7 @@ export async function startDemo(options = {}) {
   });
   app.post('/demo/reset', (req, res) => {
     router.db.setState(JSON.parse(readFileSync(db, 'utf8'))).write();
-    res.json({ users: users().size().value() });
+    res.json({ users: users().size().value(), posts: router.db.get('posts').size().value() });
   });
 
   // `format: 'json'`: /api/users.json and /api/users/7.json reach the same routes (the `*`
@@ -91,6 +93,21 @@ export async function startDemo(options = {}) {
 
   app.use('/api', jsonServer.bodyParser);
 
+  // A user's posts: json-server's nested route answers GET /api/users/7/posts; a post by id
+  // (PUT, DELETE) lives at /api/posts/:id, and a POST on the nested route gets its userId as a
+  // number (json-server's own nested POST would store the url's "7", a string).
+  app.use((req, res, next) => {
+    const [, userId, id] = req.path.match(/^\/api\/users\/(\d+)\/posts(?:\/(\d+))?\/?$/) ?? [];
+    if (userId === undefined) return next();
+    const query = req.url.slice(req.path.length);
+    if (id !== undefined) req.url = `/api/posts/${id}${query}`;
+    else if (req.method === 'POST' && typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)) {
+      req.body.userId = Number(userId);
+      req.url = `/api/posts${query}`;
+    }
+    next();
+  });
+
   // "Simulate server failure": every write is answered 503; reads still work.
   app.use('/api', (req, res, next) => {
     if (!state.failWrites || !WRITE_METHODS.has(req.method)) return next();
@@ -99,16 +116,24 @@ export async function startDemo(options = {}) {
 
   // Validation, as a real API would do it: 422 with the messages per field.
   app.use('/api/users', (req, res, next) => {
-    if (req.method !== 'POST' && req.method !== 'PUT') return next();
+    if (req.method !== 'POST' && req.method !== 'PUT' && req.method !== 'PATCH') return next();
     const items = Array.isArray(req.body) ? req.body : [req.body];
     for (let i = 0; i < items.length; i++) {
-      const errors = userErrors(items[i]);
+      const errors = userErrors(items[i], req.method === 'PATCH');
       if (errors === undefined) continue;
       if (Array.isArray(req.body)) {
         res.status(422).json({ message: `user ${i + 1} of ${items.length} is not valid: ${describeErrors(errors)}; nothing was saved` });
       } else {
         res.status(422).json({ message: 'the user is not valid', errors });
       }
+      return;
+    }
+    next();
+  });
+
+  app.use('/api/posts', (req, res, next) => {
+    if ((req.method === 'POST' || req.method === 'PUT') && (typeof req.body?.title !== 'string' || req.body.title.trim() === '')) {
+      res.status(422).json({ message: 'the post is not valid', errors: { title: ['is required'] } });
       return;
     }
     next();

@@ -83,6 +83,7 @@ interface Cell {
 class RowView {
   readonly tr: HTMLTableRowElement;
   readonly deleteButton: HTMLButtonElement;
+  readonly postsButton: HTMLButtonElement;
   readonly cells = new Map<EditableField, Cell>();
   readonly #idCell: HTMLTableCellElement;
 
@@ -90,6 +91,7 @@ class RowView {
     readonly record: User,
     onEdit: (row: RowView, field: EditableField, input: HTMLInputElement) => void,
     onDelete: (row: RowView) => void,
+    onPosts: (row: RowView) => void,
   ) {
     this.tr = h('tr');
     this.#idCell = h('td', { class: 'cell-id', 'data-label': 'ID' });
@@ -118,7 +120,9 @@ class RowView {
     }
     this.deleteButton = h('button', { type: 'button', class: 'delete' }, 'Delete');
     this.deleteButton.addEventListener('click', () => onDelete(this));
-    this.tr.append(h('td', { class: 'cell-actions' }, this.deleteButton));
+    this.postsButton = h('button', { type: 'button', class: 'posts-button', 'aria-pressed': 'false' }, 'Posts');
+    this.postsButton.addEventListener('click', () => onPosts(this));
+    this.tr.append(h('td', { class: 'cell-actions' }, this.postsButton, this.deleteButton));
     this.update();
   }
 
@@ -130,6 +134,7 @@ class RowView {
     this.tr.dataset.id = record.phantom ? '' : String(record.getId());
     this.#idCell.replaceChildren(record.phantom ? h('span', { class: 'tag-new' }, 'new') : String(record.getId()));
     this.deleteButton.setAttribute('aria-label', `Delete ${name ? `${name} (${who(record)})` : who(record)}`);
+    this.postsButton.setAttribute('aria-label', `Posts of ${name ? `${name} (${who(record)})` : who(record)}`);
     const modified: Partial<UserData> = record.modified;
     for (const [field, cell] of this.cells) {
       // A new row is marked as a whole; its cells are not "edited" against anything saved.
@@ -157,11 +162,13 @@ export class UserGrid {
   readonly #tbody: HTMLTableSectionElement;
   #rows = new Map<User, RowView>();
   #emptyText = 'Loading…';
+  #selected: User | undefined;
 
   constructor(
     private readonly table: HTMLTableElement,
     private readonly store: Store<User>,
     private readonly report: Report,
+    private readonly onPosts: (record: User) => void = () => undefined,
   ) {
     this.#thead = h('thead');
     this.#tbody = h('tbody');
@@ -202,8 +209,10 @@ export class UserGrid {
     const records = this.store.getRange();
     const rows = new Map<User, RowView>();
     for (const record of records) {
-      const row = this.#rows.get(record) ?? new RowView(record, (r, f, i) => this.#edit(r, f, i), (r) => this.#delete(r));
+      const row = this.#rows.get(record) ?? new RowView(record, (r, f, i) => this.#edit(r, f, i), (r) => this.#delete(r), (r) => this.select(r.record));
       row.update();
+      row.tr.classList.toggle('is-selected', record === this.#selected);
+      row.postsButton.setAttribute('aria-pressed', String(record === this.#selected));
       rows.set(record, row);
     }
     this.#rows = rows;
@@ -216,6 +225,16 @@ export class UserGrid {
     const focused = document.activeElement;
     this.#tbody.replaceChildren(...wanted);
     if (focused instanceof HTMLElement && focused.isConnected && document.activeElement !== focused) focused.focus();
+  }
+
+  /** Mark a user's row as the one whose posts show, and tell the page. */
+  select(record: User | undefined): void {
+    this.#selected = record;
+    for (const [user, row] of this.#rows) {
+      row.tr.classList.toggle('is-selected', user === record);
+      row.postsButton.setAttribute('aria-pressed', String(user === record));
+    }
+    if (record !== undefined) this.onPosts(record);
   }
 
   /** The record changed (an edit, a commit after a save, a reject). */

@@ -2,8 +2,10 @@ import { Store } from '../../src/index.js';
 import { byId, debounce } from './dom.js';
 import { UserGrid } from './grid.js';
 import { LogPanel } from './logPanel.js';
+import { OfflineControls } from './offline.js';
 import { Messages, isAbort } from './messages.js';
 import { Pager } from './pager.js';
+import { PostsPanel, type PostCounts } from './postsPanel.js';
 import { requestLog } from './requestLog.js';
 import { getFailWrites, resetData, setFailWrites } from './serverControls.js';
 import { renderUrlMap } from './urlMap.js';
@@ -18,7 +20,8 @@ const store = new Store<User>({ model: User, pageSize: 20, remoteSort: true, rem
 
 const messages = new Messages(byId('error', HTMLElement), byId('status', HTMLElement), byId('dismiss', HTMLButtonElement));
 const report = (lead: string, error: unknown): void => messages.error(lead, error);
-const grid = new UserGrid(byId('users', HTMLTableElement), store, report);
+const posts = new PostsPanel(byId('posts-panel', HTMLElement), report, () => updateToolbar());
+const grid = new UserGrid(byId('users', HTMLTableElement), store, report, (user) => posts.show(user));
 const pager = new Pager(byId('pager', HTMLElement), store, report);
 new LogPanel(byId('log', HTMLOListElement), byId('log-clear', HTMLButtonElement), requestLog);
 
@@ -33,20 +36,46 @@ const failSwitch = byId('fail', HTMLInputElement);
 const resetButton = byId('reset', HTMLButtonElement);
 const urlMap = byId('url-map', HTMLTableElement);
 
+// The Offline switch: while the outbox is attached, Batch is off (the outbox sends each record on its own).
+const offline = new OfflineControls(
+  byId('offline', HTMLInputElement),
+  byId('outbox', HTMLElement),
+  report,
+  (attached) => {
+    batchSwitch.disabled = attached;
+    if (attached) batchSwitch.checked = false;
+    User.setProxy(userProxyConfig({ ...proxySettings(), patch: attached }));
+    renderUrlMap(urlMap, store);
+  },
+  () => {
+    messages.clearError();
+    messages.status('Back online: the outbox sent what it kept.');
+    load(() => store.load(), 'the page');
+  },
+);
+
 let saving = false;
 
-function pending(): { created: number; updated: number; destroyed: number; total: number } {
+function pending(): { created: number; updated: number; destroyed: number; users: number; posts: PostCounts; total: number } {
   const created = store.getNewRecords().length;
   const updated = store.getUpdatedRecords().length;
   const destroyed = store.getRemovedRecords().length;
-  return { created, updated, destroyed, total: created + updated + destroyed };
+  const users = created + updated + destroyed;
+  const postCounts = posts.pending();
+  return { created, updated, destroyed, users, posts: postCounts, total: users + postCounts.created + postCounts.updated + postCounts.destroyed };
 }
 
 function describePending(counts: ReturnType<typeof pending>): string {
   const parts: string[] = [];
-  if (counts.created > 0) parts.push(`${counts.created} new`);
-  if (counts.updated > 0) parts.push(`${counts.updated} edited`);
-  if (counts.destroyed > 0) parts.push(`${counts.destroyed} deleted`);
+  const add = (n: number, what: string, of = ''): void => {
+    if (n > 0) parts.push(`${n} ${what}${of === '' ? '' : ` ${of}${n === 1 ? '' : 's'}`}`);
+  };
+  add(counts.created, 'new');
+  add(counts.updated, 'edited');
+  add(counts.destroyed, 'deleted');
+  add(counts.posts.created, 'new', 'post');
+  add(counts.posts.updated, 'edited', 'post');
+  add(counts.posts.destroyed, 'deleted', 'post');
   return parts.join(', ');
 }
 
@@ -87,7 +116,13 @@ store.on('datachanged', () => {
 });
 store.on('update', ({ record }) => {
   grid.updateRow(record);
+  if (record === posts.user) posts.render();
   updateToolbar();
+});
+store.on('remove', ({ records }) => {
+  if (posts.user === undefined || !records.includes(posts.user)) return;
+  grid.select(undefined);
+  posts.show(undefined);
 });
 
 // ---- toolbar ---------------------------------------------------------------------------------
@@ -112,11 +147,17 @@ async function save(): Promise<void> {
   updateToolbar();
   messages.status(`Saving ${describePending(counts)}…`);
   try {
-    const batch = await store.sync();
+    // Users first: a new user's posts wait for its id (their userId is filled when it is created).
+    let requests = counts.users === 0 ? 0 : (await store.sync()).operations.length;
+    requests += await posts.sync();
     messages.clearError();
-    const requests = batch.operations.length;
     messages.status(`Saved ${describePending(counts)} (${requests} request${requests === 1 ? '' : 's'}).`);
   } catch (error) {
+    if (offline.keeps(error)) {
+      messages.clearError();
+      messages.status(`Offline: ${describePending(counts)} kept in the outbox, sent when the page is back online.`);
+      return;
+    }
     messages.error('Not saved:', error);
     messages.status('Your changes are kept (marked in the table): press Save to send them again, or Revert to drop them.');
   } finally {
@@ -129,6 +170,7 @@ async function save(): Promise<void> {
 revertButton.addEventListener('click', () => {
   const counts = pending();
   store.rejectChanges();
+  posts.rejectChanges();
   messages.clearError();
   messages.status(`Reverted ${describePending(counts)}.`);
 });
@@ -141,7 +183,7 @@ function proxySettings(): ProxySettings {
 
 function rebuildProxy(): void {
   const settings = proxySettings();
-  User.setProxy(userProxyConfig(settings));
+  User.setProxy(userProxyConfig({ ...settings, patch: offline.attached }));
   renderUrlMap(urlMap, store);
   messages.status(
     `Proxy rebuilt: ${settings.batchActions ? "preset 'json-server-with-batch', batchActions on" : "preset 'json-server'"}, ${settings.format ? "format 'json'" : 'no format'}.`,
@@ -167,6 +209,9 @@ resetButton.addEventListener('click', () => {
     () => {
       messages.clearError();
       messages.status('The server has its 300 users back; unsaved changes were dropped.');
+      posts.rejectChanges();
+      const user = posts.user;
+      if (user !== undefined && !user.phantom) load(() => user.posts().load(), 'the posts');
       load(() => store.load({ discardChanges: true }), 'the page');
     },
     (error: unknown) => report('Could not reset the data:', error),
@@ -185,4 +230,5 @@ getFailWrites().then(
   },
   () => undefined,
 );
-load(() => store.loadPage(1), 'the users');
+// The outbox first: what a reload left in it joins the store on its first load.
+void offline.start().finally(() => load(() => store.loadPage(1), 'the users'));

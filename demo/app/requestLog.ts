@@ -47,6 +47,8 @@ function describeBody(body: RequestInit['body']): string | undefined {
  */
 export class RequestLog {
   readonly entries: LogEntry[] = [];
+  /** The page's Offline switch: every request fails as a browser's fetch does with no network. */
+  offline = false;
   #listeners = new Set<(entry: LogEntry) => void>();
   #nextId = 1;
   /** The try number of each url about to be fetched, from the proxy's onRequest hook. */
@@ -76,13 +78,14 @@ export class RequestLog {
     this.#emit(entry);
     const started = performance.now();
     try {
+      if (this.offline) throw new TypeError('Failed to fetch (the page is offline)');
       const response = await fetch(input, init);
       entry.status = response.status;
       entry.statusText = response.statusText;
       return response;
     } catch (error) {
       const aborted = error instanceof DOMException && error.name === 'AbortError';
-      entry.failure = aborted ? 'aborted' : 'no answer';
+      entry.failure = aborted ? 'aborted' : this.offline ? 'offline' : 'no answer';
       throw error;
     } finally {
       entry.ms = Math.round(performance.now() - started);

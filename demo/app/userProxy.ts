@@ -8,6 +8,11 @@ export interface ProxySettings {
   batchActions: boolean;
   /** End every url with `.json`. */
   format: boolean;
+  /**
+   * Updates as PATCH with the changed fields (while the outbox holds writes): after a reload the
+   * outbox knows a record's changes, not its other fields, and json-server's PUT replaces the row.
+   */
+  patch?: boolean;
 }
 
 export const USERS_URL = '/api/users';
@@ -32,6 +37,7 @@ export function userProxyConfig(settings: ProxySettings): ProxyTypeConfig {
     fetch: requestLog.fetch,
     onRequest: requestLog.onRequest,
     ...(settings.format ? { format: 'json' } : {}),
+    ...(settings.patch ? { actionMethods: { update: 'PATCH' } } : {}),
   };
   if (!settings.batchActions) return { ...common, preset: 'json-server' };
   return { ...common, preset: 'json-server-with-batch', batchActions: true };

@@ -105,7 +105,7 @@ if (!existsSync(CHROMIUM)) {
     }
 
     /** Wait until the log shows a finished request of this verb whose url matches. */
-    async function waitForRequest(method: string, url: RegExp, status: number): Promise<void> {
+    async function waitForRequest(method: string, url: RegExp, status: number | 'offline'): Promise<void> {
       await page.waitForFunction(
         ([verb, source, code]) =>
           [...document.querySelectorAll('#log .entry')].some(
@@ -142,6 +142,15 @@ if (!existsSync(CHROMIUM)) {
       const input = target.locator(`input[data-field="${field}"]`);
       await input.fill(value);
       await input.press('Tab');
+    }
+
+    /** Add a user and type its name and email, as a keyboard user does. */
+    async function addUser(name: string, email: string): Promise<void> {
+      await page.getByRole('button', { name: 'Add user' }).click();
+      await page.keyboard.type(name);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(email);
+      await page.keyboard.press('Tab');
     }
 
     async function save(): Promise<void> {
@@ -259,6 +268,59 @@ if (!existsSync(CHROMIUM)) {
       expect((await api(`/api/users/${createdId}`)).status).toBe(404);
     });
 
+    it("shows a user's posts (GET /api/users/2/posts), adds one (POST) and removes one (DELETE)", async () => {
+      await row(2).getByRole('button', { name: /^Posts of/ }).click();
+      await waitForRequest('GET', /^\/api\/users\/2\/posts$/, 200);
+      const onServer = (await api('/api/posts?userId=2')).body as { id: number; title: string }[];
+      expect(onServer.length).toBeGreaterThan(0);
+      await waitForText('#posts-heading', /^Posts of .+ \(user 2\)$/);
+      await page.waitForFunction((n) => document.querySelectorAll('#posts li[data-id]').length === n, onServer.length);
+      expect(await page.$$eval('#posts .post-title', (items) => items.map((item) => item.textContent))).toEqual(onServer.map((post) => post.title));
+      expect(await row(2).getByRole('button', { name: /^Posts of/ }).getAttribute('aria-pressed')).toBe('true');
+
+      await page.getByLabel('New post title').fill('Hello from Playwright');
+      await page.getByRole('button', { name: 'Add post' }).click();
+      await waitForText('#pending', /^Unsaved: 1 new post$/);
+      await save();
+      await waitForRequest('POST', /^\/api\/users\/2\/posts$/, 201);
+      await waitForText('#status', /^Saved 1 new post \(1 request\)/);
+      const added = (await api('/api/posts?title=Hello%20from%20Playwright')).body as { id: number }[];
+      expect(added).toEqual([{ id: expect.any(Number), userId: 2, title: 'Hello from Playwright' }]);
+      await page.waitForFunction((id) => document.querySelector(`#posts li[data-id="${id}"]`) !== null, String(added[0]?.id));
+
+      const first = onServer[0]!;
+      await page.getByRole('button', { name: `Remove post ${first.title}` }).first().click();
+      await waitForText('#pending', /^Unsaved: 1 deleted post$/);
+      await save();
+      await waitForRequest('DELETE', new RegExp(`^/api/posts/${first.id}$`), 200);
+      expect((await api(`/api/posts/${first.id}`)).status).toBe(404);
+      await waitForText('#pending', /No unsaved changes/);
+    });
+
+    it("saves a new user's post after the user, in one Save: its userId is the new user's id", async () => {
+      await addUser('Pia Poster', 'pia.poster@example.com');
+      await page.locator('#users tbody tr').first().getByRole('button', { name: /^Posts of Pia Poster \(new user\)/ }).click();
+      await waitForText('#posts-heading', /^Posts of Pia Poster \(new user\)$/);
+      await page.getByLabel('New post title').fill('My first post');
+      await page.getByRole('button', { name: 'Add post' }).click();
+      await waitForText('#pending', /^Unsaved: 1 new, 1 new post$/);
+      const seen = (await log()).length;
+      await save();
+      await waitForText('#status', /^Saved 1 new, 1 new post \(2 requests\)/);
+      const [user] = (await api('/api/users?email=pia.poster@example.com')).body as { id: number }[];
+      expect(user).toBeDefined();
+      expect((await log()).slice(seen).map((entry) => `${entry.method} ${entry.url} ${entry.status}`)).toEqual([
+        'POST /api/users 201',
+        `POST /api/users/${user!.id}/posts 201`,
+      ]);
+      expect((await api(`/api/users/${user!.id}/posts`)).body).toEqual([{ id: expect.any(Number), userId: user!.id, title: 'My first post' }]);
+      await waitForText('#posts-heading', new RegExp(`^Posts of Pia Poster \\(user ${user!.id}\\)$`));
+      // Back to where the next steps expect the grid: the new user deleted.
+      await row(user!.id).getByRole('button', { name: /^Delete/ }).click();
+      await save();
+      await waitForText('#pending', /No unsaved changes/);
+    });
+
     it('shows a failing server in words, keeps the edits, and saves them once it is back', async () => {
       await page.getByRole('switch', { name: 'Simulate server failure' }).check();
       await waitForText('#status', /503 to every write/);
@@ -284,6 +346,10 @@ if (!existsSync(CHROMIUM)) {
       expect(await classesOf(page.locator('#users tbody tr').first())).toContain('is-new');
       await waitForText('#pending', /Unsaved: 1 new, 1 edited/);
       expect(await serverUser(5)).toEqual(before);
+      // The picture shows a user's posts too (reads still work).
+      await row(5).getByRole('button', { name: /^Posts of/ }).click();
+      await waitForRequest('GET', /^\/api\/users\/5\/posts$/, 200);
+      await page.waitForFunction(() => document.querySelectorAll('#posts li[data-id]').length > 0);
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
       await page.getByRole('switch', { name: 'Simulate server failure' }).uncheck();
@@ -322,6 +388,66 @@ if (!existsSync(CHROMIUM)) {
       expect((await log()).slice(before)).toEqual([{ method: 'DELETE', url: '/api/users.json', status: '200', body: 'body: 2 records', attempt: '1' }]);
       expect((await api('/api/users/9')).status).toBe(404);
       expect((await api('/api/users/10')).status).toBe(404);
+    });
+
+    it('keeps an edit in the outbox while offline, through a reload, and sends it once back online', async () => {
+      const before = await serverUser(12);
+      const offline = () => page.getByRole('switch', { name: /^Offline/ });
+      await offline().check();
+      await waitForText('#outbox-summary', /^Outbox: 0 pending, 0 sending, 0 failed$/);
+      // The outbox sends each record on its own: Batch is turned off while it is attached.
+      expect(await page.getByRole('switch', { name: /Batch actions/ }).isChecked()).toBe(false);
+      expect(await page.getByRole('switch', { name: /Batch actions/ }).isDisabled()).toBe(true);
+      await editCell(row(12), 'name', 'Offline Name');
+      await save();
+      await waitForText('#outbox-summary', /^Outbox: 1 pending, 0 sending, 0 failed, paused \(offline\)$/);
+      await waitForText('#status', /^Offline: 1 edited kept in the outbox/);
+      await waitForRequest('PATCH', /^\/api\/users\/12(\.json)?$/, 'offline');
+      expect(await classesOf(row(12).locator('td.cell-name'))).toContain('is-dirty');
+      expect(await serverUser(12)).toEqual(before);
+
+      await page.reload();
+      await waitForText('#outbox-summary', /^Outbox: 1 pending, 0 sending, 0 failed, paused \(offline\)$/);
+      expect(await offline().isChecked()).toBe(true);
+      expect(await serverUser(12)).toEqual(before);
+
+      await offline().uncheck();
+      await waitForText('#outbox-summary', /^Outbox: not in use/);
+      await waitForText('#status', /^Back online/);
+      expect(await serverUser(12)).toEqual({ ...before, name: 'Offline Name' });
+      await waitForLoad();
+      expect(await row(12).locator('input[data-field="name"]').inputValue()).toBe('Offline Name');
+      expect(await classesOf(row(12).locator('td.cell-name'))).not.toContain('is-dirty');
+      // Once: since the reload, one write answered (the others are the outbox's tries while offline).
+      // As PATCH while the outbox holds writes: after a reload it knows the changed fields, and json-server's PUT replaces a row.
+      const writes = (await log()).filter((entry) => entry.method !== 'GET');
+      expect(writes.filter((entry) => entry.status !== 'offline').map((entry) => `${entry.method} ${entry.url} ${entry.status}`)).toEqual(['PATCH /api/users/12 200']);
+      expect(new Set(writes.map((entry) => `${entry.method} ${entry.url}`))).toEqual(new Set(['PATCH /api/users/12']));
+      expect(await page.getByRole('switch', { name: /Batch actions/ }).isDisabled()).toBe(false);
+      // The page came back with its switches off: Format on again for the last step.
+      await page.getByRole('switch', { name: /Format/ }).check();
+      await waitForRequest('GET', /^\/api\/users\.json\?_page=1&_limit=20$/, 200);
+      await waitForLoad();
+    });
+
+    it('lists a write the server refuses once back online as a failed entry; Discard drops it and its new row', async () => {
+      const offline = () => page.getByRole('switch', { name: /^Offline/ });
+      await offline().check();
+      await waitForText('#outbox-summary', /^Outbox: 0 pending/);
+      await addUser('Nora Refused', 'not-an-email');
+      await save();
+      await waitForText('#outbox-summary', /^Outbox: 1 pending, 0 sending, 0 failed, paused \(offline\)$/);
+      await offline().uncheck();
+      // (The outbox still says paused (offline) here: its probe was answered, with a 422; noted for the outbox.)
+      await waitForText('#outbox-summary', /^Outbox: 0 pending, 0 sending, 1 failed\b/);
+      await waitForText('#outbox-failed', /^create of users new: POST \/api\/users(\.json)? failed: 422/);
+      expect((await api('/api/users?name=Nora%20Refused')).body).toEqual([]);
+      expect(await page.getByRole('button', { name: 'Retry the create of users new' }).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Discard the create of users new' }).click();
+      await waitForText('#outbox-summary', /^Outbox: not in use/);
+      await waitForText('#pending', /No unsaved changes/);
+      expect(await page.locator('#users tbody tr.is-new').count()).toBe(0);
+      expect((await api('/api/users?name=Nora%20Refused')).body).toEqual([]);
     });
 
     it('fits a phone screen: no sideways scrolling, rows become cards', async () => {

@@ -187,10 +187,34 @@ describe('the demo server', () => {
     expect((await call('PUT', '/demo/state', { failWrites: 'yes' })).status).toBe(400);
   });
 
+  it('checks a PATCH on the fields it sends: 422 for an empty name, 200 for a valid age alone', async () => {
+    expect(await call('PATCH', '/api/users/6', { name: ' ' })).toMatchObject({ status: 422, data: { errors: { name: ['is required'] } } });
+    expect(await call('PATCH', '/api/users/6', { age: 33 })).toMatchObject({ status: 200, data: { id: 6, age: 33 } });
+  });
+
+  it("serves a user's posts on json-server's nested route; a post by id under it too; a POST there gets a numeric userId", async () => {
+    const listed = await call('GET', '/api/users/4/posts');
+    expect(listed.status).toBe(200);
+    const posts = listed.data as { id: number; userId: number; title: string }[];
+    expect(posts.length).toBeGreaterThan(0);
+    for (const post of posts) expect(post.userId).toBe(4);
+
+    const created = await call('POST', '/api/users/4/posts', { title: 'Nested', userId: 99 });
+    expect(created.status).toBe(201);
+    const { id } = created.data as { id: number };
+    expect(created.data).toEqual({ id, title: 'Nested', userId: 4 });
+    expect((await call('PUT', `/api/users/4/posts/${id}`, { id, title: 'Renamed', userId: 4 })).data).toEqual({ id, title: 'Renamed', userId: 4 });
+    expect((await call('GET', `/api/posts/${id}`)).data).toEqual({ id, title: 'Renamed', userId: 4 });
+    expect((await call('DELETE', `/api/users/4/posts/${id}`)).status).toBe(200);
+    expect((await call('GET', `/api/posts/${id}`)).status).toBe(404);
+    expect((await call('POST', '/api/users/4/posts', { title: ' ' })).data).toEqual({ message: 'the post is not valid', errors: { title: ['is required'] } });
+    expect((await call('GET', '/api/users/4/posts')).data).toEqual(posts);
+  });
+
   it('resets its data on POST /demo/reset', async () => {
     expect((await call('DELETE', '/api/users/2')).status).toBe(200);
     expect((await call('GET', '/api/users/2')).status).toBe(404);
-    expect((await call('POST', '/demo/reset')).data).toEqual({ users: 300 });
+    expect((await call('POST', '/demo/reset')).data).toEqual({ users: 300, posts: 771 });
     expect((await call('GET', '/api/users/2')).status).toBe(200);
   });
 
