@@ -76,6 +76,9 @@ export function readNested(session: Session, owner: Model, data: Record<string, 
     const value = data[link.associationKey];
     delete data[link.associationKey];
     const items = (Array.isArray(value) ? value : value === null ? [] : [value]).filter(isPlainObject);
+    // A client id a server echoes is never a value of the record.
+    const echo = link.target.clientIdProperty;
+    if (echo !== undefined) for (const item of items) delete item[echo];
     const id: unknown = owner.getId();
     // A child's key is filled from its owner, as the server's own value (clean).
     if (link.kind === 'hasMany' || link.kind === 'hasOne') for (const item of items) if (item[link.foreignKey] === undefined) put(item, link.foreignKey, id);
