@@ -47,7 +47,7 @@ export function parentOf(session: Session, child: Model, link: Link): Model | un
 }
 
 /** The store of `link` of this owner, when it was made. */
-export function madeStore(owner: Model | undefined, link: Link): AssociationStore | JoinView | undefined {
+export function madeStore(owner: object | undefined, link: Link): AssociationStore | JoinView | undefined {
   return owner === undefined ? undefined : made.get(owner)?.get(link.name);
 }
 
