@@ -69,6 +69,30 @@ describe('a key change moves the record', () => {
   });
 });
 
+describe.each([['no key', undefined], ['a null key', null]] as const)('a saved post with %s moved to a new user (a reference)', (_, key) => {
+  it('is moved back by reject(): out of the new user\'s store, referencing nothing, not dirty', async () => {
+    server.db['posts']?.push({ id: 9, title: 'orphan', ...(key === null ? { userId: null } : {}) });
+    await posts.load();
+    const post = posts.getById(9);
+    if (post === undefined) throw new Error('no post 9');
+    const [made] = users.add({ name: 'New' });
+    if (made === undefined) throw new Error('no user');
+    post.setUser(made);
+    expect(made.posts().getRange()).toEqual([post]);
+    expect(post.getUser()).toBe(made);
+    expect(post.dirty).toBe(true);
+    post.reject();
+    expect(made.posts().getRange()).toEqual([]);
+    expect(post.getUser()).toBeUndefined();
+    expect(post.get('userId')).toBe(key);
+    expect(post.dirty).toBe(false);
+    // The user's create no longer gives the post a key.
+    await users.sync();
+    expect(post.get('userId')).toBe(key);
+    expect(post.dirty).toBe(false);
+  });
+});
+
 describe('add and remove', () => {
   it('add sets the key (a new record, or a plain object); the next sync creates it with the key', async () => {
     const ann = user(42);
