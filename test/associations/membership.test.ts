@@ -93,6 +93,27 @@ describe.each([['no key', undefined], ['a null key', null]] as const)('a saved p
   });
 });
 
+describe('a destroyed association store', () => {
+  it('is not handed out again: the next user.posts() is a new store that lists the posts (also once the users\' store is destroyed)', async () => {
+    const ann = user(42);
+    const first = ann.posts();
+    expect(ids(first)).toEqual([1, 2]);
+    users.destroy();
+    expect(ann.posts()).toBe(first);
+    first.destroy();
+    const next = ann.posts();
+    expect(next).not.toBe(first);
+    expect(ann.posts()).toBe(next);
+    expect(ids(next)).toEqual([1, 2]);
+    await next.load();
+    expect(ids(next)).toEqual([1, 2]);
+    const [made] = next.add({ title: 'made' });
+    expect(made?.get('userId')).toBe(42);
+    posts.getById(1)?.set('userId', 7);
+    expect(ids(next)).toEqual([2, undefined]);
+  });
+});
+
 describe('add and remove', () => {
   it('add sets the key (a new record, or a plain object); the next sync creates it with the key', async () => {
     const ann = user(42);
