@@ -182,3 +182,22 @@ describe.each([false, true])('owned children, batchActions %s', (batchActions) =
     expect(post.comments().getRemovedRecords()).toEqual([]);
   });
 });
+
+describe('what session.sync() sends', () => {
+  it('an edited record no store lists (Model.load), and not a new record removed from its store', async () => {
+    serve(false);
+    server.db['users']?.push({ id: 1, name: 'Ann' });
+    const session = new Session();
+    const ann = await User.load(1, { session });
+    ann.set('name', 'Anna');
+    const users = new Store({ model: User, pageSize: 0, session });
+    const [dropped] = users.add({ name: 'Dropped' });
+    if (!dropped) throw new Error('not added');
+    users.remove(dropped);
+    server.requests.length = 0;
+    await session.sync();
+    expect(requestLines(server)).toEqual(['PUT /users/1']);
+    expect(rowsOf(server, 'users').map((row) => row['name'])).toEqual(['Anna']);
+    expect(ann.dirty).toBe(false);
+  });
+});
