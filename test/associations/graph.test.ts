@@ -2,7 +2,7 @@
  * Creates in dependency order (API.md 9.3), against the test server: a user -> post -> comment
  * graph of new records in three stores, saved by one sync (syncGraph, what session.sync() calls),
  * by one store's sync, and by a child's save(). The references and the key filling are the
- * stand-in's (./standIn.ts stands in for the associations module built on another branch).
+ * stand-in's (./standIn.ts: the core's hooks alone; graph.real.test.ts has the real module).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BatchError, Model, presence, ProxyError, RestProxy, Store, userMessage } from '../../src/index.js';
