@@ -82,7 +82,7 @@ export class Syncs<M extends Model<object>> {
     this.#running++;
     host.changed();
     return {
-      wrote: (operation) => host.wrote(operation),
+      wrote: host.wrote,
       end: (batch, error) => {
         this.#running--;
         host.ended(batch, error);
