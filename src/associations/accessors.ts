@@ -9,13 +9,13 @@ import { INFO } from '../model/modelInfo.js';
 import type { ModelClass, PersistOptions } from '../model/types.js';
 import { isValidId } from '../operation/types.js';
 import { describeValue } from '../util/options.js';
-import { isAssociated, prepare, type Link } from './declare.js';
+import { isAssociated, linksOf, prepare, type Link } from './declare.js';
 import { equipNested } from './nestedWrite.js';
 import { referenced, waitsFor } from './references.js';
 import { Session, sessionOf } from './session.js';
 import { LinkedStore } from './links.js';
 import { readAnswer } from './nested.js';
-import { attach, madeStore, storeFor } from './stores.js';
+import { AssociationStore, attach, madeStore, parentOf, storeFor } from './stores.js';
 
 declare module '../model/types.js' {
   interface PersistOptions {
@@ -136,6 +136,18 @@ async function load<T extends Model>(this: ModelClass<T>, id: unknown, options: 
   return session === undefined ? record : (session[ADOPT]<T>(this, [record])[0] ?? record);
 }
 
+/** The owned children of a record (hasMany and hasOne `owned: true`): their destroy goes before its own. */
+function ownedChildren(record: Model<object>): Model[] {
+  const session = sessionOf(record);
+  if (session === undefined) return [];
+  return linksOf(record.constructor).flatMap((link) => {
+    if (!link.owned || (link.kind !== 'hasMany' && link.kind !== 'hasOne')) return [];
+    const store = madeStore(record, link);
+    const removed = store instanceof AssociationStore ? store.getRemovedRecords() : [];
+    return [...removed, ...session.records(link.target).filter((child) => parentOf(session, child, link) === record)];
+  });
+}
+
 let installed = false;
 
 /** Plug the associations into the core (once). */
@@ -149,6 +161,7 @@ export function plugIn(): void {
     return isAssociated(model) ? Session.default : undefined;
   };
   extensions.waitsFor = waitsFor;
+  extensions.destroysFirst = ownedChildren;
   extensions.readAnswer = (record, item) => (record instanceof Model ? readAnswer(record, item, () => sessionHolding(record)) : undefined);
   Object.defineProperty(Model.prototype, 'session', {
     configurable: true,

@@ -14,7 +14,7 @@ import { templateNames } from '../util/url.js';
 import type { Link } from './declare.js';
 import { referenced } from './references.js';
 import type { Session } from './session.js';
-import { attach, parentOf, register, type JoinView } from './stores.js';
+import { attach, parentOf, register, unregister, type JoinView } from './stores.js';
 
 export class LinkedStore extends Store<Model> implements JoinView {
   /** Whether its records were read by its `load()`. */
@@ -125,6 +125,12 @@ export class LinkedStore extends Store<Model> implements JoinView {
     for (const join of this.#joins.getRange()) this.joined(join);
     this.loaded = true;
     return records;
+  }
+
+  /** Release the store (Store.destroy); the owner's accessor makes a new one at its next call. */
+  override destroy(): void {
+    unregister(this.#owner, this.#link, this);
+    super.destroy();
   }
 
   #where(): string {

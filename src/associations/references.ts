@@ -4,6 +4,7 @@
  * reference dropped. What a record references is what its write waits for (extensions.waitsFor).
  */
 import type { Model } from '../model/Model.js';
+import { markModified } from '../model/values.js';
 
 /** child -> (foreign key -> the phantom parent). */
 const refs = new WeakMap<object, Map<string, Model>>();
@@ -15,7 +16,7 @@ export function referenced(child: Model, foreignKey: string): Model | undefined 
   return refs.get(child)?.get(foreignKey);
 }
 
-/** The child now references the phantom parent through `foreignKey` (its key is cleared: a saved child's edit, which reject() undoes). */
+/** The child now references the phantom parent through `foreignKey` (a saved child's key is cleared, or marked modified: an edit, which reject() undoes). */
 export function refer(child: Model, foreignKey: string, parent: Model): void {
   unrefer(child, foreignKey);
   let map = refs.get(child);
@@ -26,6 +27,7 @@ export function refer(child: Model, foreignKey: string, parent: Model): void {
   children.add(child);
   const key: unknown = child.get(foreignKey);
   if (key !== undefined && key !== null) child.set(foreignKey, null);
+  else if (!child.phantom) markModified(child, foreignKey);
 }
 
 /** Drop the child's reference through `foreignKey`. */
@@ -42,13 +44,13 @@ export function unrefer(child: Model, foreignKey: string): void {
   }
 }
 
-/** A reference whose key was set meanwhile (reject() brought the old key back, the user set one) is dropped. */
+/** A reference whose key was set meanwhile (reject() brought the old key back, the user set one), or a saved child's undone by reject(), is dropped. */
 export function settleReferences(child: Model): void {
   const map = refs.get(child);
   if (map === undefined) return;
   for (const foreignKey of [...map.keys()]) {
     const key: unknown = child.get(foreignKey);
-    if (key !== undefined && key !== null) unrefer(child, foreignKey);
+    if ((key !== undefined && key !== null) || (!child.phantom && !child.isModified(foreignKey))) unrefer(child, foreignKey);
   }
 }
 

@@ -4,15 +4,22 @@
  * strongly until they are synced. It owns its records as a store does (model/internal.ts), to
  * hear their edits, commits and erasures: the association stores follow the keys through it.
  */
-import { ADOPT, HOLD, type Identity } from '../model/extensions.js';
+import { BatchError } from '../errors/BatchError.js';
+import { ADOPT, ENLIST, HOLD, type Identity } from '../model/extensions.js';
 import { belongsTo, DATA, join, recordOwner, type RecordOwner } from '../model/internal.js';
 import type { Model } from '../model/Model.js';
 import { takeServerRecord } from '../model/persistence.js';
+import { Batch } from '../operation/Batch.js';
+import type { Operation } from '../operation/Operation.js';
 import { idKey, keyOf, type IdKey } from '../store/list.js';
+import type { SyncOptions } from '../store/options.js';
+import { Store } from '../store/Store.js';
+import { SHARED, type SyncShare } from '../store/sync.js';
 import { describeValue } from '../util/options.js';
 import { checkNested, readNested } from './nested.js';
 import { parentCreated, parentErased, settleReferences } from './references.js';
 import { place, unplace } from './stores.js';
+import { syncGraph } from './sync.js';
 
 type AnyModel = Model;
 /** A model's records by id, forgetting each id whose record was collected. */
@@ -53,6 +60,8 @@ export class Session implements Identity {
   /** New, edited and unsynced records: held strongly. */
   readonly #strong = new Set<AnyModel>();
   readonly #owner: RecordOwner;
+  /** The stores that use the session (their removed records are its to destroy). */
+  readonly #stores = new Set<WeakRef<Store<AnyModel>>>();
 
   constructor() {
     this.#owner = recordOwner({
@@ -114,6 +123,55 @@ export class Session implements Identity {
     // New records without an id yet (those with one are in the map).
     for (const record of this.#strong) if (record instanceof model && idKey(record) === undefined) out.push(record);
     return out;
+  }
+
+  /** @internal A store uses the session. */
+  [ENLIST](store: object): void {
+    if (store instanceof Store) this.#stores.add(new WeakRef(store));
+  }
+
+  /**
+   * Send the pending records of the session, across models and stores, in dependency order:
+   * those its stores list as new or edited, its other edited records, the new parents they need,
+   * and its stores' removed records (owned children destroyed before their parent). Resolves and
+   * rejects like `store.sync()` (a BatchError; what failed stays pending); with `batchActions`,
+   * one request per model and action. Each store with records in it shows it syncing, then its outcome.
+   */
+  async sync(options: SyncOptions = {}): Promise<Batch> {
+    const stores: Store<AnyModel>[] = [];
+    for (const ref of this.#stores) {
+      const store = ref.deref();
+      if (store === undefined) this.#stores.delete(ref);
+      else stores.push(store);
+    }
+    const destroy: AnyModel[] = [];
+    const records = new Set<AnyModel>();
+    /** Which stores hear of each record's write. */
+    const hears = new Map<object, SyncShare[]>();
+    const shares: SyncShare[] = [];
+    for (const store of stores) {
+      const removed = store.getRemovedRecords().filter((record) => !record.erased);
+      const listed = [...store.getNewRecords(), ...store.getUpdatedRecords()];
+      if (removed.length + listed.length === 0) continue;
+      const share = store[SHARED]();
+      shares.push(share);
+      for (const record of [...removed, ...listed]) hears.set(record, [...(hears.get(record) ?? []), share]);
+      destroy.push(...removed);
+      for (const record of listed) records.add(record);
+    }
+    // Edited records no store lists (loaded by Model.load, or reached by an accessor).
+    for (const record of this.#strong) if (!record.phantom && !record.erased && record.dirty) records.add(record);
+    const wrote = (operation: Operation): void => {
+      if (operation.wasSuccessful()) for (const share of new Set(operation.records.flatMap((record) => hears.get(record) ?? []))) share.wrote(operation);
+    };
+    try {
+      const batch = await syncGraph({ create: [...records], destroy }, { ...options, onOperationComplete: wrote });
+      for (const share of shares) share.end(batch, undefined);
+      return batch;
+    } catch (error) {
+      for (const share of shares) share.end(error instanceof BatchError ? error.batch : new Batch(), error instanceof BatchError ? error : undefined);
+      throw error;
+    }
   }
 
   /** @internal Hold a record (a TypeError for a record of another session, or a second record with an id held). */

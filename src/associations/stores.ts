@@ -41,13 +41,19 @@ const placed = new WeakMap<object, Map<Link, AssociationStore>>();
 /** Associations whose records an answer brought nested before their store was made: owner -> names. */
 const readEarly = new WeakMap<object, Set<string>>();
 
+/** Forget the store of `link` of this owner (it was destroyed): the next call of the accessor makes a new one. */
+export function unregister(owner: Model, link: Link, store: object): void {
+  const stores = made.get(owner);
+  if (stores?.get(link.name) === store) stores.delete(link.name);
+}
+
 /** The record a child belongs to through `link`: the phantom one it references, else the session's record with its key. */
 export function parentOf(session: Session, child: Model, link: Link): Model | undefined {
   return referenced(child, link.foreignKey) ?? session.get(link.owner, child.get(link.foreignKey));
 }
 
 /** The store of `link` of this owner, when it was made. */
-export function madeStore(owner: Model | undefined, link: Link): AssociationStore | JoinView | undefined {
+export function madeStore(owner: object | undefined, link: Link): AssociationStore | JoinView | undefined {
   return owner === undefined ? undefined : made.get(owner)?.get(link.name);
 }
 
@@ -206,6 +212,12 @@ export class AssociationStore extends Store<Model> {
       this.loaded = true;
       return records;
     });
+  }
+
+  /** Release the store (Store.destroy); the owner's accessor makes a new one at its next call. */
+  override destroy(): void {
+    unregister(this.#owner, this.#link, this);
+    super.destroy();
   }
 
   #where(): string {

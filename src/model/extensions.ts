@@ -17,6 +17,8 @@ import type { ModelClass } from './types.js';
 export const ADOPT: unique symbol = Symbol('rest-proxy.adopt');
 /** @internal A session holds a record a store lists (Identity). */
 export const HOLD: unique symbol = Symbol('rest-proxy.hold');
+/** @internal A store uses the session (Identity): `session.sync()` sends its pending records. */
+export const ENLIST: unique symbol = Symbol('rest-proxy.enlist');
 
 /**
  * One record per (model, id) across stores: a `Session` of `rest-proxy/associations`. Its
@@ -27,6 +29,8 @@ export interface Identity {
   [ADOPT]<M extends Model>(model: ModelClass<M>, records: M[], owner?: RecordOwner): M[];
   /** @internal A store lists the record: the session holds it (a TypeError for a record of another session). */
   [HOLD](record: Model): void;
+  /** @internal A store of the session is made. */
+  [ENLIST]?(store: object): void;
 }
 
 /** What the core asks of an outbox a model is attached to: its records' writes go through it. */

@@ -195,6 +195,22 @@ export function setValues(record: ValueHolder, nameOrValues: unknown, value: unk
 }
 
 /**
+ * Mark a field modified with its value kept (rest-proxy/associations: a saved record pointed at a
+ * new one, an edit that reject() undoes): owners hear an edit. False when it already was.
+ */
+export function markModified(record: ValueHolder & Internals, name: string): boolean {
+  const meta = (record[META] ??= newMeta(SAVED));
+  const modified = (meta.modified ??= {});
+  if (Object.hasOwn(modified, name)) return false;
+  put(modified, name, readField(record, name));
+  meta.version++;
+  stamp(meta, name);
+  touch(record);
+  eachOwner(record, (owner) => owner.afterEdit(record, [name]));
+  return true;
+}
+
+/**
  * Undo the edits made up to `upTo` (on the clock of internal.ts; all by default): those fields
  * take their saved values again. A record left clean loses its field errors too. With `keep`
  * (a user's reject), a field an update whose answer was lost may have set takes its confirmed

@@ -1,6 +1,6 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
-import { extensions } from '../model/extensions.js';
+import { ENLIST, extensions } from '../model/extensions.js';
 import { belongsTo, now, unjoin } from '../model/internal.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import type { Batch } from '../operation/Batch.js';
@@ -16,7 +16,7 @@ import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
 import { StoreRecords, toDestroy, UNLIST } from './records.js';
-import { Syncs } from './sync.js';
+import { SHARED, Syncs, type SyncShare } from './sync.js';
 
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
 
@@ -61,7 +61,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     super();
     const { data, ...rest } = isPlainObject(config) ? config : { data: undefined };
     applyOptions(this, 'Store', storeSchema, isPlainObject(config) ? rest : config);
-    this.session ??= extensions.defaultSession?.(this.model);
+    (this.session ??= extensions.defaultSession?.(this.model))?.[ENLIST]?.(this);
     if (!this.remoteSort) checkFieldNames(this.model, 'sorters', this.sorters);
     if (!this.remoteFilter) checkFieldNames(this.model, 'filters', this.filters);
     if (!this.remoteGroup && this.groupField !== undefined) checkFieldNames(this.model, 'groupField', [{ property: this.groupField }]);
@@ -232,9 +232,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   }
 
   /** @internal Unlist records without marking them for destroy (an association store's members follow their keys). */
-  [UNLIST](records: readonly M[]): void {
-    this.#take(records, false);
-  }
+  [UNLIST](records: readonly M[]): void { this.#take(records, false); }
 
   removeAt(index: number, count = 1): M[] {
     return this.remove(this.#records.list.visible.slice(index, index + count));
@@ -431,6 +429,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   sync(options: SyncOptions = {}): Promise<Batch> {
     return this.#destroyed ? Promise.reject(gone(this.model, 'sync')) : this.#syncs.run(options);
   }
+
+  /** @internal A sync of others (a session's) writes the store's records: it shows syncing, then its outcome. */
+  [SHARED](): SyncShare { return this.#syncs.share(); }
 
   /** True while a sync is running. */
   get isSyncing(): boolean {

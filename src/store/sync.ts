@@ -52,6 +52,15 @@ export function planSync<M extends Model<object>>(records: readonly M[], removed
   return { create, update, destroy };
 }
 
+/** @internal Store[SHARED]: a session's sync writes the store's records. */
+export const SHARED: unique symbol = Symbol('rest-proxy.shared');
+
+/** A sync of others writing a store's records: `wrote` per operation of them that succeeded, `end` once. */
+export interface SyncShare {
+  wrote(operation: Operation): void;
+  end(batch: Batch, error: BatchError | undefined): void;
+}
+
 function ignore(): void {
   // a sync's failure is reported by its own promise
 }
@@ -65,6 +74,21 @@ export class Syncs<M extends Model<object>> {
   /** True while a sync runs. */
   get running(): boolean {
     return this.#running > 0;
+  }
+
+  /** A sync of others writes the store's records: it runs (syncing) until `end`. */
+  share(): SyncShare {
+    const host = this.host;
+    this.#running++;
+    host.changed();
+    return {
+      wrote: host.wrote,
+      end: (batch, error) => {
+        this.#running--;
+        host.ended(batch, error);
+        host.changed();
+      },
+    };
   }
 
   /** Run a sync after the ones before it. */

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Model, Store } from '../../src/index.js';
-import { Session } from '../../src/associations.js';
+import { belongsTo, hasMany, Session } from '../../src/associations.js';
 import { extensions } from '../../src/model/extensions.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { Post, serve, User } from './models.js';
@@ -153,5 +153,26 @@ describe('models without associations keep per-store identity', () => {
     expect(new Store({ model: Plain }).session).toBeUndefined();
     const session = new Session();
     expect(await Plain.load(1, { session })).toBe(await Plain.load(1, { session }));
+  });
+});
+
+describe('which stores use Session.default (docs/associations.md)', () => {
+  it('a model that is only a target: once a model aiming at it was used; declaring the inverse makes it independent of that order', () => {
+    class Leaf extends Model.define({ entityName: 'Leaf', fields: { id: 'int', treeId: 'int' } }) {}
+    class Tree extends Model.define({ entityName: 'Tree', fields: { id: 'int' } }) {
+      static associations = { leaves: hasMany(() => Leaf, { foreignKey: 'treeId' }) };
+    }
+    expect(new Store({ model: Leaf }).session).toBeUndefined();
+    expect(new Tree({}).session).toBeUndefined();
+    expect(new Store({ model: Leaf }).session).toBe(Session.default);
+
+    class Twig extends Model.define({ entityName: 'Twig', fields: { id: 'int', branchId: 'int' } }) {
+      static associations = { branch: belongsTo(() => Branch, { foreignKey: 'branchId', inverse: 'twigs' }) };
+    }
+    class Branch extends Model.define({ entityName: 'Branch', fields: { id: 'int' } }) {
+      static associations = { twigs: hasMany(() => Twig, { foreignKey: 'branchId', inverse: 'branch' }) };
+    }
+    expect(new Store({ model: Twig }).session).toBe(Session.default);
+    expect(new Store({ model: Branch }).session).toBe(Session.default);
   });
 });

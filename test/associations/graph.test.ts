@@ -2,12 +2,13 @@
  * Creates in dependency order (API.md 9.3), against the test server: a user -> post -> comment
  * graph of new records in three stores, saved by one sync (syncGraph, what session.sync() calls),
  * by one store's sync, and by a child's save(). The references and the key filling are the
- * stand-in's (./standIn.ts stands in for the associations module built on another branch).
+ * stand-in's (./standIn.ts: the core's hooks alone; graph.real.test.ts has the real module).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BatchError, Model, presence, ProxyError, RestProxy, Store, userMessage } from '../../src/index.js';
 import { syncGraph } from '../../src/associations.js';
 import { startTestServer, type TestServer } from '../server/index.js';
+import { expectLinked, expectNoClientIds } from './graphChecks.js';
 import { FAST_RETRY, proxyErrorOf, rejectionOf, requestLines, rowsOf } from '../resilience/helpers.js';
 import { forgetReferences, ownedBy, refer } from './standIn.js';
 
@@ -73,25 +74,6 @@ function pendingOf(...stores: Pending[]) {
   return { create: stores.flatMap((store) => store.getNewRecords()), update: stores.flatMap((store) => store.getUpdatedRecords()), destroy: stores.flatMap((store) => store.getRemovedRecords()) };
 }
 
-/** Every create body the server received: no id of any kind, no client id anywhere. */
-function expectNoClientIds(): void {
-  for (const request of server.requests.filter((each) => each.method === 'POST')) {
-    expect(request.body).not.toMatch(/users-|posts-|comments-/);
-    for (const item of [request.json].flat()) expect(item).not.toHaveProperty('id');
-  }
-}
-
-function expectLinked(): void {
-  const users = rowsOf(server, 'users');
-  const posts = rowsOf(server, 'posts');
-  const comments = rowsOf(server, 'comments');
-  expect(users).toHaveLength(1);
-  expect(posts).toHaveLength(2);
-  expect(comments).toHaveLength(2);
-  for (const post of posts) expect(post['userId']).toBe(users[0]?.['id']);
-  expect(new Set(comments.map((comment) => comment['postId']))).toEqual(new Set(posts.map((post) => post['id'])));
-}
-
 describe.each([false, true])('a three-level graph in three stores, batchActions %s', (batchActions) => {
   it('one syncGraph creates parents first, with the keys filled and no client id on the wire', async () => {
     const g = graph(batchActions);
@@ -99,8 +81,8 @@ describe.each([false, true])('a three-level graph in three stores, batchActions 
     expect(batch.hasException()).toBe(false);
     const lines = requestLines(server);
     expect(lines).toEqual(batchActions ? ['POST /users', 'POST /posts', 'POST /comments'] : ['POST /users', 'POST /posts', 'POST /posts', 'POST /comments', 'POST /comments']);
-    expectNoClientIds();
-    expectLinked();
+    expectNoClientIds(server);
+    expectLinked(server);
     expect(g.p1.get('userId')).toBe(g.user.getId());
     expect(g.c2.get('postId')).toBe(g.p2.getId());
     for (const record of [g.user, g.p1, g.p2, g.c1, g.c2]) expect(record.dirty).toBe(false);
@@ -110,8 +92,8 @@ describe.each([false, true])('a three-level graph in three stores, batchActions 
     const g = graph(batchActions);
     await g.comments.sync();
     expect(requestLines(server).slice(0, 2)).toEqual(['POST /users', 'POST /posts']);
-    expectNoClientIds();
-    expectLinked();
+    expectNoClientIds(server);
+    expectLinked(server);
     expect(g.users.getNewRecords()).toEqual([]);
     expect(g.posts.getNewRecords()).toEqual([]);
     // Nothing left: the next syncs send nothing.
@@ -148,8 +130,8 @@ describe.each([false, true])('a three-level graph in three stores, batchActions 
     expect(g.comments.getNewRecords()).toEqual([g.c1, g.c2]);
 
     await syncGraph(pendingOf(g.users, g.posts, g.comments));
-    expectLinked();
-    expectNoClientIds();
+    expectLinked(server);
+    expectNoClientIds(server);
   });
 
   it('a cycle of keys among new records is refused with kind config, before any request', async () => {
@@ -182,7 +164,7 @@ describe("a child's save()", () => {
     expect(requestLines(server)).toEqual(['POST /users', 'POST /posts', 'POST /comments']);
     expect(g.c1.get('postId')).toBe(g.p1.getId());
     expect(rowsOf(server, 'comments')[0]?.['postId']).toBe(g.p1.getId());
-    expectNoClientIds();
+    expectNoClientIds(server);
     // The sibling's branch is left for its own sync.
     expect(g.p2.phantom).toBe(true);
   });
@@ -223,7 +205,7 @@ describe('a parent that cannot be sent', () => {
     expect(g.users.getNewRecords()).toEqual([g.user]);
     expect(g.comments.getNewRecords()).toEqual([g.c1, g.c2]);
     await g.comments.sync();
-    expectLinked();
+    expectLinked(server);
   });
 
   it('no answer from the server (retries spent): the sync stops, what waits is not sent (not failed), and the next sync sends it', async () => {
@@ -236,7 +218,7 @@ describe('a parent that cannot be sent', () => {
     expect(error.batch.unsent.flatMap((operation) => operation.records)).toEqual([g.p1, g.p2, g.c1, g.c2]);
     expect(new Set(requestLines(server))).toEqual(new Set(['POST /users']));
     await syncGraph(pendingOf(g.users, g.posts, g.comments));
-    expectLinked();
+    expectLinked(server);
   });
 
   it("an invalid new parent outside the store is not sent; its children fail with 'dependency' whose cause is the validation error", async () => {
@@ -307,8 +289,8 @@ describe('races', () => {
     const all = pendingOf(g.users, g.posts, g.comments);
     const results = await Promise.allSettled([syncGraph(all), g.comments.sync(), g.posts.sync(), g.c2.save(), syncGraph(all), g.user.save()]);
     expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
-    expectLinked();
-    expectNoClientIds();
+    expectLinked(server);
+    expectNoClientIds(server);
     expect(requestLines(server).filter((line) => line === 'POST /users')).toHaveLength(1);
   });
 

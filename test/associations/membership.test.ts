@@ -69,6 +69,51 @@ describe('a key change moves the record', () => {
   });
 });
 
+describe.each([['no key', undefined], ['a null key', null]] as const)('a saved post with %s moved to a new user (a reference)', (_, key) => {
+  it('is moved back by reject(): out of the new user\'s store, referencing nothing, not dirty', async () => {
+    server.db['posts']?.push({ id: 9, title: 'orphan', ...(key === null ? { userId: null } : {}) });
+    await posts.load();
+    const post = posts.getById(9);
+    if (post === undefined) throw new Error('no post 9');
+    const [made] = users.add({ name: 'New' });
+    if (made === undefined) throw new Error('no user');
+    post.setUser(made);
+    expect(made.posts().getRange()).toEqual([post]);
+    expect(post.getUser()).toBe(made);
+    expect(post.dirty).toBe(true);
+    post.reject();
+    expect(made.posts().getRange()).toEqual([]);
+    expect(post.getUser()).toBeUndefined();
+    expect(post.get('userId')).toBe(key);
+    expect(post.dirty).toBe(false);
+    // The user's create no longer gives the post a key.
+    await users.sync();
+    expect(post.get('userId')).toBe(key);
+    expect(post.dirty).toBe(false);
+  });
+});
+
+describe('a destroyed association store', () => {
+  it('is not handed out again: the next user.posts() is a new store that lists the posts (also once the users\' store is destroyed)', async () => {
+    const ann = user(42);
+    const first = ann.posts();
+    expect(ids(first)).toEqual([1, 2]);
+    users.destroy();
+    expect(ann.posts()).toBe(first);
+    first.destroy();
+    const next = ann.posts();
+    expect(next).not.toBe(first);
+    expect(ann.posts()).toBe(next);
+    expect(ids(next)).toEqual([1, 2]);
+    await next.load();
+    expect(ids(next)).toEqual([1, 2]);
+    const [made] = next.add({ title: 'made' });
+    expect(made?.get('userId')).toBe(42);
+    posts.getById(1)?.set('userId', 7);
+    expect(ids(next)).toEqual([2, undefined]);
+  });
+});
+
 describe('add and remove', () => {
   it('add sets the key (a new record, or a plain object); the next sync creates it with the key', async () => {
     const ann = user(42);

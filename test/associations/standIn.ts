@@ -1,6 +1,6 @@
 /**
- * STANDS IN FOR THE ASSOCIATIONS MODULE (hasMany/belongsTo and Session are built on another
- * branch): a child of a phantom parent holds a reference to it, `extensions.waitsFor` names the
+ * STANDS IN FOR THE ASSOCIATIONS MODULE, to test the core's hooks alone (graph.real.test.ts tests
+ * the real hasMany/belongsTo and Session together): a child of a phantom parent holds a reference to it, `extensions.waitsFor` names the
  * phantom parents a record references, and the parent's create fills the child's key
  * synchronously inside its commit (here through an owner of the parent, as a store is told of
  * its records' commits). Importing it also imports the real order module (src/associations.ts),

@@ -4,20 +4,19 @@ import { expect } from 'vitest';
  * stores over RestProxies with `idempotencyKey: true`, created together while the test server
  * injects faults (seeded chaos). Each child refers to its phantom parent (the key is filled when
  * the parent's create commits); a share of the records is edited and a share of comments removed
- * between rounds. Rounds alternate between one sync of everything (syncGraph, what
- * session.sync() calls) and the stores' own syncs, children's store first (it must create the
+ * between rounds. Rounds alternate between one sync of everything (session.sync()) and the stores' own syncs, children's store first (it must create the
  * parents it needs from the other stores). Then chaos stops and the server must hold each record
  * once, every child pointing at its parent's row, and the client equal to the server.
  *
- * The references come from test/associations/standIn.ts, which stands in for the associations
- * module until it lands (it sets `extensions.waitsFor` and fills keys on the parent's commit).
+ * The models declare the real associations (users hasMany posts hasMany comments, each child
+ * belongsTo its parent, rest-proxy/associations) and share one Session; a child points at its
+ * phantom parent through its belongsTo setter, and the key is filled when the parent's create commits.
  * Used by test/soak/soak.test.ts and test/resilience/soak-small.test.ts.
  */
-import { syncGraph } from '../../src/associations.js';
+import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
 import { BatchError, Model, RestProxy, Store } from '../../src/index.js';
 import { seededRandom } from '../server/faults.js';
 import type { FaultType, TestServer } from '../server/index.js';
-import { forgetReferences, refer } from '../associations/standIn.js';
 
 export interface GraphSoakOptions {
   /** Users to create; each gets 1 to 3 posts, each post 0 to 2 comments. */
@@ -57,19 +56,34 @@ class Node extends Model<Row> {
 export async function runGraphSoak(server: TestServer, options: GraphSoakOptions): Promise<GraphSoakResult> {
   const started = performance.now();
   const random = seededRandom(options.seed * 104729 + 3);
-  const model = (collection: string): typeof Node => {
-    const proxy = new RestProxy({ url: `${server.url}/${collection}`, idempotencyKey: true, batchActions: options.batchActions ?? false, retry: { limit: 3, delay: 5, backoffLimit: 50 }, timeout: 300 });
-    return class extends Node {
-      static override entityName = collection;
-      static override proxy = proxy;
+  const proxy = (collection: string): RestProxy =>
+    new RestProxy({ url: `${server.url}/${collection}`, idempotencyKey: true, batchActions: options.batchActions ?? false, retry: { limit: 3, delay: 5, backoffLimit: 50 }, timeout: 300 });
+  class Users extends Node {
+    static override entityName = 'users';
+    static override proxy = proxy('users');
+    static associations = { children: hasMany(() => Posts, { foreignKey: 'parentId', inverse: 'parent' }) };
+  }
+  class Posts extends Node {
+    static override entityName = 'posts';
+    static override proxy = proxy('posts');
+    static associations = {
+      parent: belongsTo(() => Users, { foreignKey: 'parentId', inverse: 'children' }),
+      children: hasMany(() => Comments, { foreignKey: 'parentId', inverse: 'parent' }),
     };
-  };
-  const [users, posts, comments] = ['users', 'posts', 'comments'].map((collection) => new Store({ model: model(collection), pageSize: 0 }));
-  if (!users || !posts || !comments) throw new Error('stores');
-  const stores = [users, posts, comments];
+    declare setParent: Accessor<typeof Posts.associations.parent, 'set'>;
+  }
+  class Comments extends Node {
+    static override entityName = 'comments';
+    static override proxy = proxy('comments');
+    static associations = { parent: belongsTo(() => Posts, { foreignKey: 'parentId', inverse: 'children' }) };
+    declare setParent: Accessor<typeof Comments.associations.parent, 'set'>;
+  }
+  const session = new Session();
+  const users = new Store({ model: Users, pageSize: 0, session });
+  const posts = new Store({ model: Posts, pageSize: 0, session });
+  const comments = new Store({ model: Comments, pageSize: 0, session });
   /** Every record the user made, with its parent and what it must end as. */
   const made: { record: Node; parent: Node | undefined; removed: boolean }[] = [];
-  forgetReferences();
   for (let u = 0; u < options.users; u++) {
     const [user] = users.add({ uid: `u${u}`, name: 'user' });
     if (!user) continue;
@@ -77,12 +91,12 @@ export async function runGraphSoak(server: TestServer, options: GraphSoakOptions
     for (let p = 0; p < 1 + Math.floor(random() * 3); p++) {
       const [post] = posts.add({ uid: `u${u}p${p}`, name: 'post' });
       if (!post) continue;
-      refer(post, 'parentId', user);
+      post.setParent(user);
       made.push({ record: post, parent: user, removed: false });
       for (let c = 0; c < Math.floor(random() * 3); c++) {
         const [comment] = comments.add({ uid: `u${u}p${p}c${c}`, name: 'comment' });
         if (!comment) continue;
-        refer(comment, 'parentId', post);
+        comment.setParent(post);
         made.push({ record: comment, parent: post, removed: false });
       }
     }
@@ -101,7 +115,7 @@ export async function runGraphSoak(server: TestServer, options: GraphSoakOptions
     const racing = race();
     const settled =
       rounds % 2 === 1
-        ? await Promise.allSettled([syncGraph({ create: stores.flatMap((store) => store.getNewRecords()), update: stores.flatMap((store) => store.getUpdatedRecords()), destroy: stores.flatMap((store) => store.getRemovedRecords()) }, { concurrency: options.concurrency })])
+        ? await Promise.allSettled([session.sync({ concurrency: options.concurrency })])
         : await Promise.allSettled([comments, posts, users].map((store) => store.sync({ concurrency: options.concurrency })));
     await Promise.all(racing);
     const errors = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
@@ -113,7 +127,7 @@ export async function runGraphSoak(server: TestServer, options: GraphSoakOptions
     for (const entry of made) {
       if (entry.removed) continue;
       const roll = random();
-      if (roll < 0.1 && entry.record.getModelClass().entityName === 'comments') {
+      if (roll < 0.1 && entry.record instanceof Comments) {
         entry.removed = true;
         comments.remove(entry.record);
       } else if (roll < 0.3) entry.record.set('name', `${entry.record.get('name')}+`);
@@ -165,7 +179,6 @@ export async function runGraphSoak(server: TestServer, options: GraphSoakOptions
     `graph soak seed=${options.seed} rate=${options.rate} users=${options.users} records=${made.length} concurrency=${options.concurrency}${options.batchActions ? ' batched' : ''}${options.interleave ? ' interleaved' : ''}: ` +
     `${done ? 'converged' : 'DID NOT CONVERGE'} after ${rounds} rounds in ${syncMs} ms; requests ${stats.requests}, faults ${stats.faulted}; ` +
     `duplicates ${duplicates.length}, orphans ${orphans.length}, missing ${missing.length}, client mismatches ${clientMismatches.length}`;
-  forgetReferences();
   return { summary, converged: done, duplicates, orphans, missing, clientMismatches, lastErrors: [...new Set(lastErrors)] };
 }
 
