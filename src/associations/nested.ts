@@ -82,9 +82,6 @@ export function readNested(session: Session, owner: Model, data: Record<string, 
     const id: unknown = owner.getId();
     // A child's key is filled from its owner, as the server's own value (clean).
     if (link.kind === 'hasMany' || link.kind === 'hasOne') for (const item of items) if (item[link.foreignKey] === undefined) put(item, link.foreignKey, id);
-    // An echoed client id (nested write's match) is no field of the record.
-    const clientIdProperty = link.target.clientIdProperty;
-    if (clientIdProperty !== undefined) for (const item of items) delete item[clientIdProperty];
     const adopted = session[ADOPT](link.target, items.map((item) => recordFromServer(link.target, item)));
     if (link.kind === 'belongsTo') {
       const parent = adopted[0];
