@@ -1,0 +1,88 @@
+/**
+ * Hostile stored entries and odd answers, against the test server on 127.0.0.1: a migrate that
+ * throws or returns garbage, stored values the model cannot take (`__proto__`, a field since
+ * removed), an entry without an id, a Retry-After too far away for a timer.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryStorage, type StoredObject } from '../../src/offline.js';
+import { startTestServer, type TestServer } from '../server/index.js';
+import { attached, closeAll, proxyErrorOf, ReopenableStorage, requestsOf, rowsOf, sleep } from './helpers.js';
+
+let server: TestServer;
+beforeEach(async () => {
+  server = await startTestServer({ resources: { items: [{ id: 1, uid: 'a', name: 'ann', rev: 0 }] } });
+});
+afterEach(async () => {
+  await closeAll();
+  await server.close();
+});
+
+/** A storage holding these objects, as another version of the app left them. */
+class Preloaded extends MemoryStorage {
+  constructor(readonly objects: StoredObject[]) {
+    super();
+  }
+  override load(): Promise<StoredObject[]> {
+    return Promise.resolve(structuredClone(this.objects));
+  }
+}
+
+/** The entry a create sent while offline leaves in storage. */
+async function storedCreate(): Promise<StoredObject> {
+  const storage = new ReopenableStorage();
+  const { Item, outbox } = await attached(server, { storage });
+  server.inject({ type: 'reset-before', match: { method: 'POST' }, times: 1 });
+  await proxyErrorOf(new Item({ uid: 'b', name: 'bob', rev: 0 }).save());
+  await outbox.close();
+  const [entry] = await storage.load();
+  if (entry === undefined) throw new Error('nothing stored');
+  return entry;
+}
+
+describe('hostile stored entries', () => {
+  // Garbage past the types: JSON.parse gives what a migrate written in plain JS could return.
+  const garbage: ReadonlyArray<[string, (entry: StoredObject) => StoredObject | null]> = [
+    ['throws', () => {
+      throw new Error('boom');
+    }],
+    ['returns undefined', () => JSON.parse('{}').none],
+    ['returns a string', () => JSON.parse('"x"')],
+    ['returns an entry without an id', (entry) => JSON.parse(JSON.stringify({ ...entry, id: undefined, v: 1 }))],
+  ];
+  for (const [what, migrate] of garbage) {
+    it(`a migrate that ${what}: the entry is failed 'config', never sent, never dropped; open() resolves`, async () => {
+      const old = { ...(await storedCreate()), v: 99 };
+      const storage = new Preloaded([old]);
+      const before = server.requests.length;
+      const { outbox } = await attached(server, { storage, migrate });
+      await outbox.flush();
+      expect(outbox.failed.map((failed) => failed.error.kind)).toEqual(['config']);
+      expect(server.requests.length).toBe(before);
+      expect(await storage.load()).toEqual([old]);
+    });
+  }
+
+  it('stored values the model cannot take ("__proto__", a field since removed) fail that entry with kind config; open() resolves and the others are sent', async () => {
+    const good = await storedCreate();
+    const proto: StoredObject = JSON.parse(JSON.stringify({ ...good, id: 'p', clientId: 'items-p', seq: 2 }).replace('"values":{', '"values":{"__proto__":{"polluted":1},'));
+    const removed: StoredObject = { ...good, id: 'r', clientId: 'items-r', seq: 3, values: { uid: 'r', gone: 'x' } };
+    const { outbox } = await attached(server, { storage: new Preloaded([good, proto, removed]) });
+    await outbox.flush();
+    expect(outbox.failed.map((failed) => [failed.action, failed.error.kind])).toEqual([['create', 'config'], ['create', 'config']]);
+    expect(outbox.failed.map((failed) => failed.error.message).join()).toMatch(/__proto__.*gone|gone.*__proto__/);
+    expect(rowsOf(server).map((row) => row['uid'])).toEqual(['a', 'b']);
+    expect(requestsOf(server, 'POST').every((request) => !request.body.includes('polluted'))).toBe(true);
+    expect(Reflect.get({}, 'polluted')).toBeUndefined();
+  });
+});
+
+describe('odd answers', () => {
+  it('a 503 whose Retry-After is beyond what a timer holds keeps the outbox paused (a timer overflowed fires at once)', async () => {
+    const { Item, outbox } = await attached(server);
+    server.respond('POST', '/items', { status: 503, headers: { 'Retry-After': '99999999999' }, body: {} }, { times: 1 });
+    expect(await proxyErrorOf(new Item({ uid: 'b', name: 'bob', rev: 0 }).save())).toMatchObject({ status: 503, queued: true });
+    await sleep(150);
+    expect(outbox.getSnapshot()).toMatchObject({ paused: 'rate-limit', pending: 1 });
+    expect(requestsOf(server, 'POST')).toHaveLength(1);
+  });
+});
