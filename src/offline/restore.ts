@@ -45,17 +45,33 @@ export function readStored(stored: StoredObject[], models: ReadonlyMap<string, A
       read.foreign.push(raw);
       continue;
     }
-    // Of a model not attached: failed, never sent, and left in storage as it is.
+    // Of a model not attached, or values it cannot take: failed, never sent, and left in storage as it is.
     const model = models.get(entry.entity);
-    const unknown = model && [...Object.keys(entry.values), ...Object.keys(entry.before)].find((name) => !model.getFields().some((field) => field.name === name));
-    if (model === undefined || unknown !== undefined) {
-      const message = model ? `Outbox: ${entry.entity} has no field "${unknown ?? ''}"` : `Outbox: no attached model is named "${entry.entity}"`;
-      entry = { ...entry, phase: 'failed', error: { kind: 'config', status: 0, message } };
-    }
+    const problem = model === undefined ? `Outbox: no attached model is named "${entry.entity}"` : unreadable(entry, model);
+    if (problem !== undefined) entry = { ...entry, phase: 'failed', error: { kind: 'config', status: 0, message: problem } };
     else if (entry.phase === 'sending' || entry.phase === 'done') entry = { ...entry, phase: 'queued' };
     read.entries.push(entry);
   }
+  // A record's writes go in order: one unreadable fails the others of its record too.
+  const bad = new Map(read.entries.flatMap((entry) => (entry.error?.kind === 'config' && entry.phase === 'failed' ? [[entry.clientId, entry.error]] : [])));
+  read.entries.forEach((entry, i) => {
+    const error = bad.get(entry.clientId);
+    if (error !== undefined && entry.phase !== 'failed') read.entries[i] = { ...entry, phase: 'failed', error };
+  });
   return read;
+}
+
+/** Why the model cannot take the entry's values (a name it lacks, such as "__proto__"; a value it cannot convert), if it cannot. */
+function unreadable(entry: Entry, model: AnyModel): string | undefined {
+  const names = [...Object.keys(entry.values), ...Object.keys(entry.before)];
+  const unknown = names.find((name) => !model.getFields().some((field) => field.name === name));
+  if (unknown !== undefined) return `Outbox: ${entry.entity} has no field "${unknown}"`;
+  try {
+    new model({ ...entry.before, ...entry.values, ...(entry.rid === null ? {} : { [model.idProperty]: entry.rid }) });
+    return undefined;
+  } catch (error) {
+    return `Outbox: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 function isStored(value: unknown): value is StoredObject {
@@ -71,13 +87,16 @@ export function restoreRecord(clientId: string, entries: readonly Entry[], model
   const known = (values: Fields): Record<string, unknown> => Object.fromEntries(Object.entries(values).filter(([name]) => model.getFields().some((field) => field.name === name)));
   const base = known(first.action === 'create' ? first.values : first.before);
   if (first.rid !== null) base[model.idProperty] = first.rid;
-  const record = new model(base);
-  metaOf(record).clientId = clientId;
-  if (first.etag !== null) record.etag = first.etag;
-  for (const entry of entries) if (entry.action !== 'destroy' && (entry !== first || entry.action === 'update')) record.set(known(entry.values));
-  return record;
+  try {
+    const record = new model(base);
+    metaOf(record).clientId = clientId;
+    if (first.etag !== null) record.etag = first.etag;
+    for (const entry of entries) if (entry.action !== 'destroy' && (entry !== first || entry.action === 'update')) record.set(known(entry.values));
+    return record;
+  } catch {
+    return undefined; // its entries failed on reading (readStored)
+  }
 }
-
 
 /**
  * The write state of a record whose create was sent before a reload and may have been applied:

@@ -74,6 +74,20 @@ describe('hostile stored entries', () => {
     expect(requestsOf(server, 'POST').every((request) => !request.body.includes('polluted'))).toBe(true);
     expect(Reflect.get({}, 'polluted')).toBeUndefined();
   });
+
+  it('stored values the model cannot convert (an id "..", a field whose type changed) fail every entry of their record with kind config; open() and flush() resolve', async () => {
+    const good = await storedCreate();
+    const update = { ...good, action: 'update', phase: 'queued', sent: false, before: { name: 'ann' }, values: { name: 'x' } };
+    const dotted: StoredObject = { ...update, id: 'd', clientId: 'items-d', seq: 2, rid: '..' };
+    const retyped: StoredObject = { ...update, id: 't', clientId: 'items-t', seq: 3, rid: 1, values: { rev: 'many' } };
+    const after: StoredObject = { ...update, id: 't2', clientId: 'items-t', seq: 4, rid: 1, values: { name: 'later' } };
+    const { outbox } = await attached(server, { storage: new Preloaded([good, dotted, retyped, after]) });
+    await outbox.flush();
+    expect(outbox.failed.map((failed) => failed.error.kind)).toEqual(['config', 'config', 'config']);
+    expect(outbox.failed[0]?.error.message).toContain('".."');
+    expect(requestsOf(server, 'PUT')).toHaveLength(0);
+    expect(rowsOf(server).map((row) => [row['uid'], row['name']])).toEqual([['a', 'ann'], ['b', 'bob']]);
+  });
 });
 
 describe('odd answers', () => {
