@@ -99,4 +99,15 @@ describe('odd answers', () => {
     expect(outbox.getSnapshot()).toMatchObject({ paused: 'rate-limit', pending: 1 });
     expect(requestsOf(server, 'POST')).toHaveLength(1);
   });
+
+  it("resolve('theirs') takes a server version that has fields the model does not declare, as a read does", async () => {
+    const { Item, outbox } = await attached(server);
+    const record = new Item({ id: 1, uid: 'a', name: 'ann', rev: 0 });
+    server.respond('PUT', '/items/1', { status: 409, body: { id: 1, uid: 'a', name: 'server', rev: 3, updated_at: '2026-01-01' } }, { times: 1 });
+    record.set('name', 'mine');
+    expect(await proxyErrorOf(record.save())).toMatchObject({ status: 409 });
+    await outbox.failed[0]?.resolve('theirs');
+    expect([record.get('name'), record.get('rev'), record.dirty]).toEqual(['server', 3, false]);
+    expect(outbox.getSnapshot().failed).toBe(0);
+  });
 });
