@@ -79,7 +79,7 @@ export function readNested(session: Session, owner: Model, data: Record<string, 
     const id: unknown = owner.getId();
     // A child's key is filled from its owner, as the server's own value (clean).
     if (link.kind === 'hasMany' || link.kind === 'hasOne') for (const item of items) if (item[link.foreignKey] === undefined) put(item, link.foreignKey, id);
-    const adopted = session[ADOPT](link.target, items.map((item) => recordFromServer(link.target, item)));
+    const adopted = session[ADOPT](link.target, items.map((item) => recordFromServer<Model>(link.target, item)));
     if (link.kind === 'belongsTo') {
       const parent = adopted[0];
       if (parent !== undefined && data[link.foreignKey] === undefined) data[link.foreignKey] = parent.getId();

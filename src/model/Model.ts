@@ -34,7 +34,7 @@ declare const DATA_TYPE: unique symbol;
 let adopting: Record<string, unknown> | undefined;
 
 /** Make a record of `model` that adopts server data as is (converted lazily). */
-export function recordFromServer<T extends Model>(model: ModelClass<T>, data: Record<string, unknown>): T {
+export function recordFromServer<T extends Model<object>>(model: ModelClass<T>, data: Record<string, unknown>): T {
   adopting = data;
   try {
     return new model();
