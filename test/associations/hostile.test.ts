@@ -139,3 +139,25 @@ describe('bad declarations and cycles', () => {
     expect(cat.phantom).toBe(true);
   });
 });
+
+describe('nested write answers', () => {
+  class Writer extends Model.define({ entityName: 'HWriter', fields: { id: 'int', name: 'string' }, proxy: { type: 'rest', url: '/users' } }) {
+    static associations = { posts: hasMany(() => Piece, { foreignKey: 'userId', owned: true, nested: { write: true } }) };
+    declare posts: Accessor<typeof Writer.associations.posts>;
+  }
+  class Piece extends Model.define({ entityName: 'HPiece', fields: { id: 'int', title: 'string', userId: 'int' }, proxy: { type: 'rest', url: '/posts' } }) {}
+
+  it('"__proto__" in a child of the answer commits nothing: neither the parent nor the children it carried', async () => {
+    Writer.setProxy({ type: 'rest', url: `${server.url}/users` });
+    Piece.setProxy({ type: 'rest', url: `${server.url}/posts` });
+    const users = new Store({ model: Writer, session: new Session(), pageSize: 0 });
+    const [zed] = users.add({ name: 'Zed' });
+    if (zed === undefined) throw new Error('no record');
+    const [a, b] = zed.posts().add([{ title: 'a' }, { title: 'b' }]);
+    server.respond('POST', '/users', { status: 201, body: JSON.parse('{"id":5,"name":"Zed","posts":[{"id":7,"title":"a","__proto__":{"p":1}},{"id":8,"title":"b"}]}') }, { times: 1 });
+    const error = await rejection(users.sync());
+    expect(error).toMatchObject({ name: 'BatchError', message: expect.stringContaining('__proto__') });
+    expect([zed.phantom, a?.phantom, b?.phantom, a?.getId(), b?.getId()]).toEqual([true, true, true, undefined, undefined]);
+    expect(zed.posts().getCount()).toBe(2);
+  });
+});
