@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStorage, type StoredObject } from '../../src/offline.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { attached, closeAll, proxyErrorOf, ReopenableStorage, requestsOf, rowsOf, sleep } from './helpers.js';
+import { attached, closeAll, proxyErrorOf, rejectionOf, ReopenableStorage, requestsOf, rowsOf, sleep } from './helpers.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -109,5 +109,14 @@ describe('odd answers', () => {
     await outbox.failed[0]?.resolve('theirs');
     expect([record.get('name'), record.get('rev'), record.dirty]).toEqual(['server', 3, false]);
     expect(outbox.getSnapshot().failed).toBe(0);
+  });
+
+  it('maxBytes counts bytes: text of 4-byte characters past the bound is refused (full) before any request', async () => {
+    const { Item, outbox } = await attached(server, { maxBytes: 2000 });
+    // 450 emoji: 900 UTF-16 units, 1800 bytes in UTF-8; the entry is past 2000 bytes, though not 2000 units.
+    const record = new Item({ uid: 'e', name: '\u{1F600}'.repeat(450), rev: 0 });
+    expect(await rejectionOf(record.save())).toMatchObject({ name: 'OutboxError', kind: 'full' });
+    expect(requestsOf(server, 'POST')).toHaveLength(0);
+    expect([record.phantom, record.dirty, outbox.getSnapshot().pending]).toEqual([true, true, 0]);
   });
 });
