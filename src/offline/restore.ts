@@ -3,7 +3,7 @@
  * migrated, else kept as a foreign entry, failed 'config'), and the records they belong to made
  * again from them.
  */
-import type { Model } from '../model/Model.js';
+import { reserveClientId, type Model } from '../model/Model.js';
 import { metaOf } from '../model/writes.js';
 import type { WriteState } from '../model/writeState.js';
 import { Operation } from '../operation/Operation.js';
@@ -50,6 +50,7 @@ export function readStored(stored: StoredObject[], models: ReadonlyMap<string, A
     const problem = model === undefined ? `Outbox: no attached model is named "${entry.entity}"` : unreadable(entry, model);
     if (problem !== undefined) entry = { ...entry, phase: 'failed', error: { kind: 'config', status: 0, message: problem } };
     else if (entry.phase === 'sending' || entry.phase === 'done') entry = { ...entry, phase: 'queued' };
+    reserveClientId(entry.clientId); // a record made after a reload must not take its client id
     read.entries.push(entry);
   }
   // A record's writes go in order: one unreadable fails the others of its record too.

@@ -5,8 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStorage, type StoredObject } from '../../src/offline.js';
+import { defineItem } from '../resilience/helpers.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { attached, closeAll, proxyErrorOf, rejectionOf, ReopenableStorage, requestsOf, rowsOf, sleep } from './helpers.js';
+import { attached, closeAll, outboxProxy, proxyErrorOf, rejectionOf, ReopenableStorage, requestsOf, rowsOf, sleep } from './helpers.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -118,5 +119,19 @@ describe('odd answers', () => {
     expect(await rejectionOf(record.save())).toMatchObject({ name: 'OutboxError', kind: 'full' });
     expect(requestsOf(server, 'POST')).toHaveLength(0);
     expect([record.phantom, record.dirty, outbox.getSnapshot().pending]).toEqual([true, true, 0]);
+  });
+
+  it('after a reload, a new record never takes the client id of a restored one (its failed entry was taken over and lost)', async () => {
+    const good = await storedCreate();
+    // The client id the next new record of this page would be given, as after a reload (the counter starts over).
+    const counter = Number(/\d+$/.exec(new (defineItem(outboxProxy(server)))({}).clientId)?.[0]);
+    const restored: StoredObject = { ...good, clientId: `items-${counter + 1}`, phase: 'failed', sent: false, error: { kind: 'validation', status: 422, message: 'bad' } };
+    const { Item, outbox } = await attached(server, { storage: new Preloaded([restored]) });
+    const fresh = new Item({ uid: 'n', name: 'new', rev: 0 });
+    expect(fresh.clientId).not.toBe(restored['clientId']);
+    expect(outbox.statusOf(fresh)).toBeUndefined();
+    await fresh.save();
+    expect(outbox.failed.map((failed) => [failed.error.status, failed.record === fresh])).toEqual([[422, false]]);
+    expect(rowsOf(server).map((row) => row['uid'])).toEqual(['a', 'n']);
   });
 });
