@@ -59,12 +59,15 @@ export function asJson(value: unknown): JsonValue | undefined {
   }
 }
 
+/** A message as stored: its urls without user info, query or fragment (a key or token there is not to be written to disk). */
+const redact = (message: string): string => message.replace(/(https?:\/\/)[^\s/@]*@/g, '$1').replace(/(https?:\/\/[^\s?#]*)[?#]\S*/g, '$1');
+
 export function storedError(error: ProxyError): StoredError {
   const current = asJson(error.current ?? error.body);
   const etag = error.response?.headers.get('etag') ?? undefined;
   const fieldErrors = error.fieldErrors;
   return {
-    kind: error.kind, status: error.status, message: error.message,
+    kind: error.kind, status: error.status, message: redact(error.message),
     ...(fieldErrors ? { fieldErrors: { ...fieldErrors } } : {}), ...(current === undefined ? {} : { current }), ...(etag === undefined ? {} : { etag }),
   };
 }

@@ -4,7 +4,10 @@
  * removed), an entry without an id, a Retry-After too far away for a timer.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStorage, type StoredObject } from '../../src/offline.js';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileStorage, MemoryStorage, type StoredObject } from '../../src/offline.js';
 import { defineItem } from '../resilience/helpers.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { attached, closeAll, outboxProxy, proxyErrorOf, rejectionOf, ReopenableStorage, requestsOf, rowsOf, sleep } from './helpers.js';
@@ -133,5 +136,23 @@ describe('odd answers', () => {
     await fresh.save();
     expect(outbox.failed.map((failed) => [failed.error.status, failed.record === fresh])).toEqual([[422, false]]);
     expect(rowsOf(server).map((row) => row['uid'])).toEqual(['a', 'n']);
+  });
+
+  it('FileStorage writes no credential to disk: not the Authorization header, extraParams or a key in the url', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rest-proxy-hostile-'));
+    try {
+      const proxy = { url: `${server.url}/items?api_key=SECRET-URL`, headers: { Authorization: 'Bearer SECRET-HEADER' }, extraParams: { token: 'SECRET-PARAM' } };
+      const { Item, outbox } = await attached(server, { storage: new FileStorage({ path: join(dir, 'outbox.jsonl') }), proxy });
+      server.inject({ type: 'reset-before', match: { method: 'POST' }, times: 1 });
+      await proxyErrorOf(new Item({ uid: 'c', name: 'cid', rev: 0 }).save());
+      server.respond('POST', '/items', { status: 412, body: {} }, { times: 1 });
+      await outbox.flush();
+      expect(requestsOf(server, 'POST').map((request) => request.headers['authorization'])).toEqual(['Bearer SECRET-HEADER', 'Bearer SECRET-HEADER']);
+      const written = await Promise.all((await readdir(dir)).map((file) => readFile(join(dir, file), 'utf8')));
+      expect(written.join('')).toContain('"cid"');
+      expect(written.join('')).not.toMatch(/SECRET|api_key|Bearer/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
