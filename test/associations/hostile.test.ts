@@ -106,6 +106,19 @@ describe('records of two sessions', () => {
 });
 
 describe('bad declarations and cycles', () => {
+  it('an association named "__proto__" or "constructor" is a TypeError naming it, at the first use, and again at the next', () => {
+    for (const name of ['__proto__', 'constructor']) {
+      class Child extends Model.define({ entityName: `HChild${name}`, fields: { id: 'int', ownerId: 'int' }, proxy: { type: 'rest', url: '/c' } }) {}
+      const associations: Record<string, unknown> = {};
+      Object.defineProperty(associations, name, { value: hasMany(() => Child, { foreignKey: 'ownerId' }), enumerable: true });
+      class Owner extends Model.define({ entityName: `HOwner${name}`, fields: { id: 'int' }, proxy: { type: 'rest', url: '/o' } }) {
+        static associations = associations;
+      }
+      for (let i = 0; i < 2; i++) expect(() => new Owner({ id: 1 })).toThrow(new TypeError(`HOwner${name}.${name}: its accessor ${name} would hide a member of the record`));
+    }
+  });
+
+
   it('two associations naming one inverse, or an inverse over another key, are TypeErrors naming both; the next use throws again', () => {
     class K extends Model.define({ entityName: 'HK', fields: { id: 'int', oId: 'int' }, proxy: { type: 'rest', url: '/k' } }) {
       static associations = { o: belongsTo(() => O, { foreignKey: 'oId' }) };
