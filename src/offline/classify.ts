@@ -33,8 +33,9 @@ export function retryAfter(error: ProxyError, now: number): number | undefined {
   const text = error.response?.headers.get('retry-after')?.trim();
   if (text === undefined || text === '') return undefined;
   const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
-  // At most what a timer holds (about 24.8 days): a longer one fires at once.
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 2 ** 31 - 1) : undefined;
+  // At least 1 s (a server answering 0 or a past date to every try was sent to in a loop), at
+  // most what a timer holds (about 24.8 days): a longer one fires at once.
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 1000), 2 ** 31 - 1) : undefined;
 }
 
 /** The n-th delay (n from 1): near 1 s and doubling, jittered (±20%), at most `max` ms. */

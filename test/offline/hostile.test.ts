@@ -95,6 +95,17 @@ describe('hostile stored entries', () => {
 });
 
 describe('odd answers', () => {
+  for (const [status, after] of [[503, 'Wed, 21 Oct 2015 07:28:00 GMT'], [503, '0'], [429, '0']] as const) {
+    it(`a ${status} with Retry-After ${after}, answered to every try, is not tried again at once (it was sent some 170 times a second)`, async () => {
+      const { Item, outbox } = await attached(server);
+      server.respond('POST', '/items', { status, headers: { 'Retry-After': after }, body: {} });
+      await proxyErrorOf(new Item({ uid: 'b', name: 'bob', rev: 0 }).save());
+      await sleep(600);
+      expect(requestsOf(server, 'POST')).toHaveLength(1);
+      expect(outbox.getSnapshot()).toMatchObject({ paused: 'rate-limit', pending: 1 });
+    });
+  }
+
   it('a 503 whose Retry-After is beyond what a timer holds keeps the outbox paused (a timer overflowed fires at once)', async () => {
     const { Item, outbox } = await attached(server);
     server.respond('POST', '/items', { status: 503, headers: { 'Retry-After': '99999999999' }, body: {} }, { times: 1 });
