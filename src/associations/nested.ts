@@ -44,6 +44,11 @@ function checkData(model: object, data: Record<string, unknown>, path: string, d
   }
 }
 
+/** Check the nested data of an answer's item for `model` (a throw refuses the answer; nothing changes). */
+export function checkAnswer(model: object, item: Record<string, unknown>): void {
+  checkData(model, item, '', 1);
+}
+
 /** Check the nested data of a load's records: kind 'parse' for a value of the wrong shape; nothing changes. */
 export function checkNested(model: object, records: readonly Model[]): void {
   if (linksOf(model).length === 0) return;
@@ -57,7 +62,7 @@ export function checkNested(model: object, records: readonly Model[]): void {
 export function readAnswer(record: Model, item: Record<string, unknown>, session: () => Session): (() => void) | undefined {
   const links = linksOf(record.constructor);
   if (links.length === 0) return undefined;
-  checkData(record.constructor, item, '', 1);
+  checkAnswer(record.constructor, item);
   const nested: Record<string, unknown> = {};
   for (const link of links) {
     if (!link.read || !Object.hasOwn(item, link.associationKey)) continue;
@@ -82,7 +87,7 @@ export function readNested(session: Session, owner: Model, data: Record<string, 
     const id: unknown = owner.getId();
     // A child's key is filled from its owner, as the server's own value (clean).
     if (link.kind === 'hasMany' || link.kind === 'hasOne') for (const item of items) if (item[link.foreignKey] === undefined) put(item, link.foreignKey, id);
-    const adopted = session[ADOPT](link.target, items.map((item) => recordFromServer(link.target, item)));
+    const adopted = session[ADOPT](link.target, items.map((item) => recordFromServer<Model>(link.target, item)));
     if (link.kind === 'belongsTo') {
       const parent = adopted[0];
       if (parent !== undefined && data[link.foreignKey] === undefined) data[link.foreignKey] = parent.getId();

@@ -22,6 +22,7 @@ import { newKey } from '../util/ids.js';
 import { isPlainObject } from '../util/options.js';
 import { JsonWriter } from '../writer/JsonWriter.js';
 import { keyLinksOf, linksOf, type Link } from './declare.js';
+import { checkAnswer } from './nested.js';
 import { sessionOf } from './session.js';
 import { parentOf, storeFor } from './stores.js';
 
@@ -159,6 +160,8 @@ function commit(owner: object, item: Record<string, unknown> | undefined): void 
     if (missing > 0) throw new ProxyError('server', `${missing} of the ${records.length} ${link.associationKey} sent nested are not in the answer (${items.length} there)`, { mayHaveBeenApplied: true });
     plans.push([carriedOne, matched.filter(isPlainObject)]);
   }
+  // The answer's nested data is checked before any child commits ("__proto__" in one: nothing does).
+  if (item !== undefined) checkAnswer(owner.constructor, item);
   sent.delete(owner);
   const ownerId: unknown = item?.[idKey(owner.getModelClass())] ?? owner.getId();
   for (const [{ link, records, snapshots, data, destroyed, settle }, matched] of plans) {

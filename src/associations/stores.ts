@@ -170,7 +170,10 @@ export class AssociationStore extends Store<Model> {
       if (!isPlainObject(item)) throw new TypeError(`${this.#where()}.add: expected a record of ${model.getEntityName()} or an object of values, got ${describeValue(item)}`);
       return new model(item);
     });
-    for (const record of list) this.#session[HOLD](record);
+    // One that cannot join (another session's, a second record of a held id) throws before any joins.
+    const session = this.#session;
+    const refused = list.find((record) => record.session === undefined ? session.get(model, record.getId()) !== undefined : record.session !== session);
+    for (const record of refused === undefined ? list : [refused]) session[HOLD](record);
     for (const record of list) attach(this.#session, record, this.#link, this.#owner);
     return list;
   }

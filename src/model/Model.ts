@@ -27,6 +27,8 @@ export { RecordSnapshot };
 const proxies = new WeakMap<object, Proxy>();
 let clientIds = 0;
 
+/** @internal A client id read back from storage (the outbox's entries): this page gives no new record one at or below it. */
+export const reserveClientId = (id: string): number => (clientIds = Math.max(clientIds, Number(/-(\d+)$/.exec(id)?.[1] ?? 0)));
 /** A key that exists only in types: it gives each model's records their data type, so a Post is not a User. */
 declare const DATA_TYPE: unique symbol;
 
@@ -34,7 +36,7 @@ declare const DATA_TYPE: unique symbol;
 let adopting: Record<string, unknown> | undefined;
 
 /** Make a record of `model` that adopts server data as is (converted lazily). */
-export function recordFromServer<T extends Model>(model: ModelClass<T>, data: Record<string, unknown>): T {
+export function recordFromServer<T extends Model<object>>(model: ModelClass<T>, data: Record<string, unknown>): T {
   adopting = data;
   try {
     return new model();

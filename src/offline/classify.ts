@@ -33,7 +33,9 @@ export function retryAfter(error: ProxyError, now: number): number | undefined {
   const text = error.response?.headers.get('retry-after')?.trim();
   if (text === undefined || text === '') return undefined;
   const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
-  return Number.isFinite(ms) ? Math.max(ms, 0) : undefined;
+  // At least 1 s (a server answering 0 or a past date to every try was sent to in a loop), at
+  // most what a timer holds (about 24.8 days): a longer one fires at once.
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 1000), 2 ** 31 - 1) : undefined;
 }
 
 /** The n-th delay (n from 1): near 1 s and doubling, jittered (±20%), at most `max` ms. */
@@ -58,12 +60,15 @@ export function asJson(value: unknown): JsonValue | undefined {
   }
 }
 
+/** A message as stored: its urls without user info, query or fragment (a key or token there is not to be written to disk). */
+const redact = (message: string): string => message.replace(/(https?:\/\/)[^\s/@]*@/g, '$1').replace(/(https?:\/\/[^\s?#]*)[?#]\S*/g, '$1');
+
 export function storedError(error: ProxyError): StoredError {
   const current = asJson(error.current ?? error.body);
   const etag = error.response?.headers.get('etag') ?? undefined;
   const fieldErrors = error.fieldErrors;
   return {
-    kind: error.kind, status: error.status, message: error.message,
+    kind: error.kind, status: error.status, message: redact(error.message),
     ...(fieldErrors ? { fieldErrors: { ...fieldErrors } } : {}), ...(current === undefined ? {} : { current }), ...(etag === undefined ? {} : { etag }),
   };
 }

@@ -2,7 +2,7 @@
  * Failed entries as the app sees them (`outbox.failed`): each holds back only the writes that
  * depend on it, until the app retries it, discards it, or resolves its conflict.
  */
-import type { Model } from '../model/Model.js';
+import { recordFromServer, type Model } from '../model/Model.js';
 import { takeServerRecord } from '../model/persistence.js';
 import { eraseRecord } from '../model/writes.js';
 import type { Entry } from './entry.js';
@@ -89,6 +89,6 @@ async function resolve(host: Host, id: string, side: 'mine' | 'theirs'): Promise
   await host.commit({ delete: [id] });
   const current = entry.error?.current;
   record.reject();
-  if (typeof current === 'object' && current !== null && !Array.isArray(current)) takeServerRecord(record, new model(current));
+  if (typeof current === 'object' && current !== null && !Array.isArray(current)) takeServerRecord(record, recordFromServer(model, current)); // read as an answer is: an undeclared field is no error
   host.pump();
 }

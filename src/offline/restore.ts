@@ -3,12 +3,12 @@
  * migrated, else kept as a foreign entry, failed 'config'), and the records they belong to made
  * again from them.
  */
-import type { Model } from '../model/Model.js';
+import { reserveClientId, type Model } from '../model/Model.js';
 import { metaOf } from '../model/writes.js';
 import type { WriteState } from '../model/writeState.js';
 import { Operation } from '../operation/Operation.js';
 import { ServerProxy } from '../proxy/ServerProxy.js';
-import { checkEntry, type Entry } from './entry.js';
+import { checkEntry, type Entry, type Fields } from './entry.js';
 import type { StoredObject } from './storage.js';
 import type { AnyModel } from './types.js';
 
@@ -27,12 +27,17 @@ export function readStored(stored: StoredObject[], models: ReadonlyMap<string, A
   for (const raw of stored.sort((a, b) => seqOf(a) - seqOf(b))) {
     let entry = checkEntry(raw);
     if (entry === undefined && migrate !== undefined) {
-      const migrated = migrate(structuredClone(raw));
+      let migrated: unknown;
+      try {
+        migrated = migrate(structuredClone(raw));
+      } catch {
+        migrated = undefined; // a migrate that throws keeps the entry as it is (failed 'config')
+      }
       if (migrated === null) {
         read.change.delete.push(raw.id);
         continue;
       }
-      entry = checkEntry(migrated);
+      entry = isStored(migrated) ? checkEntry(migrated) : undefined;
       if (entry !== undefined) read.change.put.push(entry);
       if (entry !== undefined && entry.id !== raw.id) read.change.delete.push(raw.id);
     }
@@ -40,12 +45,38 @@ export function readStored(stored: StoredObject[], models: ReadonlyMap<string, A
       read.foreign.push(raw);
       continue;
     }
-    // Of a model not attached: failed, never sent, and left in storage as it is.
-    if (!models.has(entry.entity)) entry = { ...entry, phase: 'failed', error: { kind: 'config', status: 0, message: `Outbox: no attached model is named "${entry.entity}"` } };
+    // Of a model not attached, or values it cannot take: failed, never sent, and left in storage as it is.
+    const model = models.get(entry.entity);
+    const problem = model === undefined ? `Outbox: no attached model is named "${entry.entity}"` : unreadable(entry, model);
+    if (problem !== undefined) entry = { ...entry, phase: 'failed', error: { kind: 'config', status: 0, message: problem } };
     else if (entry.phase === 'sending' || entry.phase === 'done') entry = { ...entry, phase: 'queued' };
+    reserveClientId(entry.clientId); // a record made after a reload must not take its client id
     read.entries.push(entry);
   }
+  // A record's writes go in order: one unreadable fails the others of its record too.
+  const bad = new Map(read.entries.flatMap((entry) => (entry.error?.kind === 'config' && entry.phase === 'failed' ? [[entry.clientId, entry.error]] : [])));
+  read.entries.forEach((entry, i) => {
+    const error = bad.get(entry.clientId);
+    if (error !== undefined && entry.phase !== 'failed') read.entries[i] = { ...entry, phase: 'failed', error };
+  });
   return read;
+}
+
+/** Why the model cannot take the entry's values (a name it lacks, such as "__proto__"; a value it cannot convert), if it cannot. */
+function unreadable(entry: Entry, model: AnyModel): string | undefined {
+  const names = [...Object.keys(entry.values), ...Object.keys(entry.before)];
+  const unknown = names.find((name) => !model.getFields().some((field) => field.name === name));
+  if (unknown !== undefined) return `Outbox: ${entry.entity} has no field "${unknown}"`;
+  try {
+    new model({ ...entry.before, ...entry.values, ...(entry.rid === null ? {} : { [model.idProperty]: entry.rid }) });
+    return undefined;
+  } catch (error) {
+    return `Outbox: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function isStored(value: unknown): value is StoredObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof Reflect.get(value, 'id') === 'string';
 }
 
 /** Make a record of stored entries again (its entries in order): its base, then each entry's values on top. */
@@ -53,15 +84,20 @@ export function restoreRecord(clientId: string, entries: readonly Entry[], model
   const first = entries[0];
   const model = first === undefined ? undefined : models.get(first.entity);
   if (first === undefined || model === undefined) return undefined;
-  const base: Record<string, unknown> = first.action === 'create' ? { ...first.values } : { ...first.before };
+  // Only declared fields: a stored name the model lacks ("__proto__", a field since removed) failed its entry ('config').
+  const known = (values: Fields): Record<string, unknown> => Object.fromEntries(Object.entries(values).filter(([name]) => model.getFields().some((field) => field.name === name)));
+  const base = known(first.action === 'create' ? first.values : first.before);
   if (first.rid !== null) base[model.idProperty] = first.rid;
-  const record = new model(base);
-  metaOf(record).clientId = clientId;
-  if (first.etag !== null) record.etag = first.etag;
-  for (const entry of entries) if (entry.action !== 'destroy' && (entry !== first || entry.action === 'update')) record.set(entry.values);
-  return record;
+  try {
+    const record = new model(base);
+    metaOf(record).clientId = clientId;
+    if (first.etag !== null) record.etag = first.etag;
+    for (const entry of entries) if (entry.action !== 'destroy' && (entry !== first || entry.action === 'update')) record.set(known(entry.values));
+    return record;
+  } catch {
+    return undefined; // its entries failed on reading (readStored)
+  }
 }
-
 
 /**
  * The write state of a record whose create was sent before a reload and may have been applied:

@@ -10,6 +10,10 @@ import type { Model } from '../model/Model.js';
 import type { EntryAction } from './entry.js';
 import type { OutboxSnapshot } from './types.js';
 
+const encoder = new TextEncoder();
+/** An entry's stored size in bytes (UTF-8: a 4-byte character is not counted as 2). */
+const sizeOf = (entry: Entry): number => encoder.encode(JSON.stringify(entry)).length;
+
 export class EntryTable {
   readonly all = new Map<string, Entry>();
   /** Per client id, its entries' ids in order. */
@@ -55,7 +59,7 @@ export class EntryTable {
     else this.#children.delete(id);
     // Measured again only when its intent changed (a step changes a few bytes of its state).
     const kept = before !== undefined && before.values === entry.values && before.before === entry.before ? this.#sizes.get(id) : undefined;
-    const size = kept ?? JSON.stringify(entry).length;
+    const size = kept ?? sizeOf(entry);
     this.#bytes += size - (this.#sizes.get(id) ?? 0);
     this.#sizes.set(id, size);
   }
@@ -90,7 +94,7 @@ export class EntryTable {
 
   /** Why `entry` (replacing `replaced`) cannot be kept: past the bounds. */
   refuses(entry: Entry, replaced: Entry | undefined, maxEntries: number, maxBytes: number): OutboxError | undefined {
-    const size = JSON.stringify(entry).length - (replaced === undefined ? 0 : (this.#sizes.get(replaced.id) ?? 0));
+    const size = sizeOf(entry) - (replaced === undefined ? 0 : (this.#sizes.get(replaced.id) ?? 0));
     if ((replaced === undefined && this.all.size >= maxEntries) || this.#bytes + size > maxBytes) {
       return new OutboxError('full', `Outbox: full (maxEntries ${maxEntries}, maxBytes ${maxBytes}); the record keeps its edits`);
     }
