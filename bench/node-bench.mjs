@@ -8,6 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import Backbone from 'backbone';
+import { associationsSection } from './associations.mjs';
 import { alternate, backboneFetch, backboneModels, installBackboneAjax, libModels, median, runLoad, summarize } from './cases.mjs';
 import { FIELD_NAMES, makeUsers } from './data.mjs';
 import { liveSection } from './live.mjs';
@@ -346,6 +347,7 @@ let result;
 if (section === 'load') result = await loadSection();
 else if (section === 'sync') result = await syncSection();
 else if (section === 'url') result = await urlSection();
+else if (section === 'associations') result = await associationsSection({ libPath, url, quick, gc, now, cpu: () => cpuMs(), log });
 else if (section === 'live') result = await liveSection({ lib, url, quick, gc, log });
 else if (section.startsWith('heap:')) result = await heapSection(section.slice('heap:'.length));
 else throw new Error(`unknown section ${section}`);

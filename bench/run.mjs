@@ -22,7 +22,7 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick') || process.env.BENCH_QUICK === '1';
-// --only=load,browser,heap,sync,url,live,live-browser,size runs some sections (for working on one); it
+// --only=load,browser,heap,sync,url,live,live-browser,size,associations runs some sections (for working on one); it
 // prints their tables but writes no results.json. browser = the load and the live UI in Chromium;
 // live-browser = the live UI alone in Chromium.
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
@@ -145,6 +145,10 @@ if (wanted('live')) {
   log('bench: 6. a live UI: one edit until a subscriber is told; local sort, filter and group');
   results.live = await runChild('live');
 }
+if (wanted('associations')) {
+  log('bench: 7. a 100k load of an associated model (bench/associations.mjs)');
+  results.associations = await runChild('associations');
+}
 if (wanted('size')) {
   log('bench: 5. bundle sizes');
   results.sizes = await measureAll();
@@ -235,6 +239,8 @@ for (const [live, env] of [[results.live, ''], [results.liveBrowser, ' (browser)
   target(`local group of 100k${env}`, query.group['rest-proxy'].ms.ratio, 2, 'x Array sort + one pass');
   target(`local filter of 100k${env}`, query.filter['rest-proxy'].ms.ratio, 3, 'x Array filter, raw field');
 }
+const assoc = results.associations?.associated;
+if (assoc) target('load 100k, associated model (a Session)', assoc.load.ratio, 1.1, 'x unassociated', 'load', assoc.cpuLoad.ratio);
 if (results.sizes) {
   target('bundle: typical app, production build', results.sizes.typicalApp.gzip / 1024, TARGETS.typicalApp / 1024, 'KiB min+gzip');
   target('bundle: RestProxy alone, production build', results.sizes.restProxyOnly.gzip / 1024, TARGETS.restProxyOnly / 1024, 'KiB min+gzip');
