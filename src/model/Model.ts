@@ -25,7 +25,8 @@ export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, 
 export { RecordSnapshot };
 
 const proxies = new WeakMap<object, Proxy>();
-let clientIds = 0;
+/** Starts at random: client ids stay unique across tabs and reloads (an outbox stores them). */
+let clientIds = Math.floor(Math.random() * 2 ** 48);
 
 /** A key that exists only in types: it gives each model's records their data type, so a Post is not a User. */
 declare const DATA_TYPE: unique symbol;

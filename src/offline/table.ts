@@ -7,8 +7,11 @@ import { OutboxError } from './errors.js';
 import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Model } from '../model/Model.js';
+import { readField } from '../model/values.js';
+import type { JsonValue } from './storage.js';
 import type { EntryAction } from './entry.js';
-import type { OutboxSnapshot } from './types.js';
+import type { OutboxEvents, OutboxSnapshot } from './types.js';
+import { Observable } from '../util/events.js';
 
 export class EntryTable {
   readonly all = new Map<string, Entry>();
@@ -82,6 +85,29 @@ export class EntryTable {
     return out;
   }
 
+  /**
+   * A create confirmed with the server id `rid`: the entries waiting for it take the id (into
+   * `put`); returns the live records' fields to set to it once that is durable.
+   */
+  mapId(create: Entry, rid: JsonValue, live: ReadonlyMap<string, Model<object>>, put: Entry[]): [Model<object>, string][] {
+    const clientId = create.clientId;
+    const retarget: [Model<object>, string][] = [];
+    for (const other of this.waitingFor(clientId)) {
+      if (other === create) continue;
+      const values = { ...other.values };
+      const record = live.get(other.clientId);
+      for (const [name, value] of Object.entries(values)) {
+        if (value !== clientId) continue;
+        values[name] = rid;
+        if (record !== undefined && readField(record, name) === clientId) retarget.push([record, name]);
+      }
+      const next = { ...other, rid: other.clientId === clientId && other.rid === null ? rid : other.rid, parents: other.parents.filter((parent) => parent !== clientId), values };
+      this.set(next);
+      put.push(next);
+    }
+    return retarget;
+  }
+
   step(entry: Entry, event: EntryEvent): Entry {
     const next = step(entry, event);
     if (next !== entry) this.set(next);
@@ -112,14 +138,14 @@ export class EntryTable {
     return { pending, sending, failed, oldestPendingAt: oldest };
   }
 
-  /** The entries that may be sent now, in order: the first of their record, its phantom parents confirmed. */
-  sendable(limit: number): Entry[] {
+  /** The entries `tab` may send now, in order: the first of their record, its phantom parents confirmed. */
+  sendable(limit: number, tab: string): Entry[] {
     const out: Entry[] = [];
     const seen = new Set<string>();
     for (const entry of this.all.values()) {
       if (seen.has(entry.clientId)) continue;
       seen.add(entry.clientId);
-      if (entry.phase !== 'queued' || entry.parents.some((parent) => this.#clients.has(parent))) continue;
+      if (entry.phase !== 'queued' || entry.tab !== tab || entry.parents.some((parent) => this.#clients.has(parent))) continue;
       out.push(entry);
       if (out.length >= limit) break;
     }
@@ -160,4 +186,10 @@ export function done(action: EntryAction, record: Model<object>): Operation {
   const operation = new Operation({ action, records: [record] });
   operation.setSuccessful(new ResultSet({ records: [record] }));
   return operation;
+}
+
+export class Emitter extends Observable<OutboxEvents> {
+  emit<K extends keyof OutboxEvents>(name: K, payload: OutboxEvents[K]): void {
+    this.fire(name, payload);
+  }
 }
