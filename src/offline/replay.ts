@@ -13,7 +13,7 @@ import { onReconnect, type TabCoordinator } from './coordination.js';
 import { type Entry, type StoredError } from './entry.js';
 import { OutboxError } from './errors.js';
 import { MemoryStorage, type OutboxStorage, type StorageCommit, type StoredObject } from './storage.js';
-import { failedEntry, foreignEntry, type Host } from './failed.js';
+import { dependencyError, failedEntry, listFailed, type Host } from './failed.js';
 import { Sharing } from './shared.js';
 import { readStored, restoreRecord, sentCreate } from './restore.js';
 import { done, Emitter, EntryTable, sameSnapshot, Waiters } from './table.js';
@@ -118,6 +118,8 @@ export class Replay {
       () => {
         const error = this.#pauseError;
         if (this.#paused !== false && error !== undefined) this.#waiters.settle(kept.id, undefined, queued(error));
+        const failed = this.#table.failedBefore(kept);
+        if (failed !== undefined) this.#hold([kept], failed);
         this.#pump();
       },
       (error: unknown) => {
@@ -336,7 +338,13 @@ export class Replay {
     const failed = this.#table.step(entry, { type: 'fail', error: stored });
     this.#commit({ put: [failed] }).catch(() => undefined);
     this.#waiters.settle(entry.id, undefined, error);
+    this.#hold(this.#table.dependants(entry), failed);
     this.events.emit('failed', failedEntry(this.#host, failed));
+  }
+
+  /** Entries held by a failed one (not failed themselves, not sent): their saves are told, kind 'dependency'. */
+  #hold(entries: readonly Entry[], failed: Entry): void {
+    for (const entry of entries) this.#waiters.settle(entry.id, undefined, queued(dependencyError(entry, failed, this.live.get(entry.clientId))));
   }
 
   #wakeAt(entry: Entry): void {
@@ -402,15 +410,10 @@ export class Replay {
   }
 
   failedEntries(): FailedEntry[] {
-    const out: FailedEntry[] = [];
-    for (const entry of this.#table.all.values()) if (entry.phase === 'failed') out.push(failedEntry(this.#host, entry));
-    for (const raw of this.#foreign) {
-      out.push(foreignEntry(raw, async () => {
-        this.#foreign = this.#foreign.filter((other) => other !== raw);
-        this.#view.changed();
-        await this.#commit({ delete: [raw.id] });
-      }));
-    }
-    return out;
+    return listFailed(this.#host, this.#foreign, async (raw) => {
+      this.#foreign = this.#foreign.filter((other) => other !== raw);
+      this.#view.changed();
+      await this.#commit({ delete: [raw.id] });
+    });
   }
 }

@@ -108,6 +108,32 @@ export class EntryTable {
     return retarget;
   }
 
+  /** What a failed entry holds back: the record's later entries, its phantom children's, theirs, and so on. */
+  dependants(failed: Entry): Entry[] {
+    const out: Entry[] = [];
+    const seen = new Set<string>();
+    const visit = (clientId: string): void => {
+      if (seen.has(clientId)) return;
+      seen.add(clientId);
+      for (const entry of this.waitingFor(clientId)) {
+        if (entry.id === failed.id || out.includes(entry)) continue;
+        out.push(entry);
+        visit(entry.clientId);
+      }
+    };
+    visit(failed.clientId);
+    return out;
+  }
+
+  /** The failed entry that holds `entry` back: one of its record's before it, or of its phantom parents'. */
+  failedBefore(entry: Entry): Entry | undefined {
+    for (const clientId of [entry.clientId, ...entry.parents]) {
+      const failed = this.of(clientId).find((other) => other.phase === 'failed' && other.id !== entry.id);
+      if (failed !== undefined) return failed;
+    }
+    return undefined;
+  }
+
   step(entry: Entry, event: EntryEvent): Entry {
     const next = step(entry, event);
     if (next !== entry) this.set(next);
