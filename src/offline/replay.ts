@@ -285,7 +285,7 @@ export class Replay {
         this.#commit({ put: [entry] }).catch(() => undefined);
       }
     } else {
-      this.#table.step(entry, { type: 'hold' });
+      this.#commit({ put: [this.#table.step(entry, { type: 'hold' })] }).catch(() => undefined); // other tabs see it queued
       this.#waiters.settle(entry.id, undefined, queued(error));
       this.#pause(verdict, error);
     }

@@ -79,7 +79,7 @@ function hear(shared: Shared, message: JsonValue): void {
     const entry = checkEntry({ ...raw, id });
     const own = entry && shared.table.get(entry.id);
     // An entry this tab has in flight is its own to change.
-    if (entry === undefined || !shared.models.has(entry.entity) || own?.phase === 'sending') continue;
+    if (entry === undefined || !shared.models.has(entry.entity) || (own?.tab === shared.tabs.tabId && own.phase === 'sending')) continue;
     shared.table.set(entry);
     touched.add(entry.clientId);
   }
