@@ -48,7 +48,8 @@ export class Sharing {
   /** The leader takes the entries no live tab sends, claimed in a commit before it sends them. */
   async adopt(): Promise<void> {
     const { tabs, table } = this.shared;
-    if (!this.shared.ready() || !tabs.isLeader) return this.shared.pump();
+    // Only when some entry is another tab's (liveTabs() may ask the browser for its locks).
+    if (!this.shared.ready() || !tabs.isLeader || ![...table.all.values()].some((entry) => entry.tab !== tabs.tabId)) return this.shared.pump();
     const live = await tabs.liveTabs();
     if (!this.shared.ready() || !tabs.isLeader) return;
     const taken = orphans(table, tabs.tabId, live);
