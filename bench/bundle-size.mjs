@@ -20,6 +20,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const index = JSON.stringify(resolve(root, 'src/index.ts'));
 const presets = JSON.stringify(resolve(root, 'src/presets.ts'));
 const react = JSON.stringify(resolve(root, 'src/react.ts'));
+const offline = JSON.stringify(resolve(root, 'src/offline.ts'));
+const associations = JSON.stringify(resolve(root, 'src/associations.ts'));
 
 /** An app made of these lines (TypeScript, bundled from the sources). */
 function app(name, contents) {
@@ -50,6 +52,13 @@ export const users = new Store({ model: User });
 `),
   typicalAppWithPresets: app('typical-app-presets', `${TYPICAL}import ${presets};\n`),
   typicalAppWithReact: { ...app('typical-app-react', `${TYPICAL}export { useStore, useRecord } from ${react};\n`), external: ['react'] },
+  typicalAppWithOffline: app('typical-app-offline', `${TYPICAL}import { Outbox, IndexedDBStorage } from ${offline};
+export const outbox = new Outbox({ name: 'app', storage: new IndexedDBStorage(), models: [User] });
+`),
+  typicalAppWithAssociations: app('typical-app-associations', `${TYPICAL}import { hasMany, Session } from ${associations};
+export const session = new Session();
+export const posts = hasMany(() => User, { foreignKey: 'userId' });
+`),
   modelMemory: app('model-memory-app', `import { Model, MemoryProxy } from ${index};
 class User extends Model { static override fields = ['id', 'name']; static override proxy = new MemoryProxy({ data: [] }); }
 export const user = new User({ name: 'Ed' });

@@ -22,7 +22,7 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick') || process.env.BENCH_QUICK === '1';
-// --only=load,browser,heap,sync,url,live,live-browser,size,associations runs some sections (for working on one); it
+// --only=load,browser,heap,sync,url,live,live-browser,associations,outbox,size runs some sections (for working on one); it
 // prints their tables but writes no results.json. browser = the load and the live UI in Chromium;
 // live-browser = the live UI alone in Chromium.
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
@@ -110,7 +110,7 @@ function runChild(section, timeoutMs = 240_000) {
 
 // ---- sections ------------------------------------------------------------------------------
 
-const results = { meta: {}, load: {}, heap: {}, sync: undefined, url: undefined, live: undefined, liveBrowser: undefined, sizes: undefined, targets: [] };
+const results = { meta: {}, load: {}, heap: {}, sync: undefined, url: undefined, live: undefined, liveBrowser: undefined, outbox: undefined, sizes: undefined, targets: [] };
 let chromiumVersion;
 
 if (wanted('load')) {
@@ -148,6 +148,13 @@ if (wanted('live')) {
 if (wanted('associations')) {
   log('bench: 7. a 100k load of an associated model (bench/associations.mjs)');
   results.associations = await runChild('associations');
+}
+if (wanted('outbox')) {
+  log('bench: 8. the outbox replaying 1,000 queued creates (bench/outbox-replay.mjs)');
+  const stdout = execFileSync(process.execPath, ['--expose-gc', join(benchDir, 'outbox-replay.mjs')], {
+    env: { ...process.env, ...(quick ? { BENCH_RUNS: '3' } : {}) }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 300_000,
+  });
+  results.outbox = JSON.parse(stdout);
 }
 if (wanted('size')) {
   log('bench: 5. bundle sizes');
@@ -241,6 +248,10 @@ for (const [live, env] of [[results.live, ''], [results.liveBrowser, ' (browser)
 }
 const assoc = results.associations?.associated;
 if (assoc) target('load 100k, associated model (a Session)', assoc.load.ratio, 1.1, 'x unassociated', 'load', assoc.cpuLoad.ratio);
+if (results.outbox) {
+  const replay = results.outbox['outbox replay of queued creates'];
+  target('outbox: replay of 1,000 queued creates', replay.sync.ratio, 1.3, 'x unbatched sync', 'wall time, open() to flush()', replay.cpu.ratio);
+}
 if (results.sizes) {
   target('bundle: typical app, production build', results.sizes.typicalApp.gzip / 1024, TARGETS.typicalApp / 1024, 'KiB min+gzip');
   target('bundle: RestProxy alone, production build', results.sizes.restProxyOnly.gzip / 1024, TARGETS.restProxyOnly / 1024, 'KiB min+gzip');
@@ -416,12 +427,26 @@ out.push(table(
     sizeRow('typical app with Model.define and two validators (presence, email)', 'typicalAppWithValidators'),
     sizeRow('typical app + the built-in presets (rest-proxy/presets)', 'typicalAppWithPresets'),
     sizeRow('typical app + rest-proxy/react (React itself not counted)', 'typicalAppWithReact'),
+    sizeRow('typical app + rest-proxy/offline (Outbox, IndexedDBStorage)', 'typicalAppWithOffline'),
+    sizeRow('typical app + rest-proxy/associations (hasMany, Session)', 'typicalAppWithAssociations'),
     sizeRow('app importing Model and MemoryProxy', 'modelMemory'),
     sizeRow('Backbone 1.6 + underscore', 'backbone'),
   ],
   ['l', 'r', 'r', 'r'],
 ));
 
+}
+if (results.sizes?.typicalAppWithOffline) {
+  const over = (name) => kib(results.sizes[name].gzip - results.sizes.typicalApp.gzip);
+  out.push(`Each subpath costs only when imported: rest-proxy/offline adds ${over('typicalAppWithOffline')}, rest-proxy/associations ${over('typicalAppWithAssociations')} (min+gzip, production) to the typical app, which is the same bundle without them.`);
+}
+if (results.outbox) {
+  out.push('', '## 7. The outbox: 1,000 queued creates replayed (a new Outbox over the stored entries: open() to flush()) vs store.sync() of the same records, unbatched, 4 in flight');
+  out.push(table(
+    ['variant', 'runs', 'ms', 'x sync', 'client CPU ms', 'CPU x sync'],
+    Object.entries(results.outbox).map(([variant, summary]) => [variant, summary.sync.runs.length, ms(summary.sync.median), x(summary.sync.ratio), ms(summary.cpu.median), x(summary.cpu.ratio)]),
+    ['l', 'r', 'r', 'r', 'r', 'r'],
+  ));
 }
 out.push('', '## Targets');
 out.push(table(

@@ -25,7 +25,8 @@ export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, 
 export { RecordSnapshot };
 
 const proxies = new WeakMap<object, Proxy>();
-let clientIds = 0;
+/** Starts at random: client ids stay unique across tabs and reloads (an outbox stores them). */
+let clientIds = Math.floor(Math.random() * 2 ** 48);
 
 /** @internal A client id read back from storage (the outbox's entries): this page gives no new record one at or below it. */
 export const reserveClientId = (id: string): number => (clientIds = Math.max(clientIds, Number(/-(\d+)$/.exec(id)?.[1] ?? 0)));

@@ -1,7 +1,6 @@
 /**
  * How an outbox meets the other tabs of its app: a leader replays, every tab broadcasts its
- * changes. The default is one tab, always the leader (Node, or no BroadcastChannel); tabs.ts
- * coordinates real tabs.
+ * changes (tabs.ts: real tabs where BroadcastChannel exists, else one tab, always the leader).
  */
 import type { JsonValue } from './storage.js';
 
@@ -15,15 +14,11 @@ export interface TabCoordinator {
   broadcast(message: JsonValue): void;
   /** Hear the other tabs. Returns an unsubscribe function. */
   onMessage(listener: (message: JsonValue) => void): () => void;
+  /** The ids of the tabs alive now, this one included. */
+  liveTabs(): Promise<string[]>;
+  /** Settles once this tab knows whether it leads. */
+  readonly ready: Promise<void>;
   close(): void;
-}
-
-let tabs = 0;
-
-/** One tab, always the leader. */
-export function singleTab(): TabCoordinator {
-  const none = (): (() => void) => () => undefined;
-  return { tabId: `tab-${++tabs}`, isLeader: true, onLeaderChange: none, broadcast: () => undefined, onMessage: none, close: () => undefined };
 }
 
 /** Call `listener` when the browser may be back online: the `online` event, the page becoming visible. Returns an unsubscribe function. */

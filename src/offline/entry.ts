@@ -58,6 +58,8 @@ export type Entry = {
   error: StoredError | null;
   /** When it was made (epoch ms). */
   at: number;
+  /** The tab that sends it (claimed in a commit); null or a closed tab's: the leader's to take. */
+  tab: string | null;
 };
 
 export type EntryEvent =
@@ -100,14 +102,14 @@ export function step(entry: Entry, event: EntryEvent): Entry {
 
 /** A stored object read back: the entry, when it has this version's shape. */
 export function checkEntry(stored: { readonly id: string; readonly [key: string]: JsonValue }): Entry | undefined {
-  const { v, entity, clientId, action, rid, values, before, parents, key, etag, seq, attempts, next, phase, sent, error, at } = stored;
+  const { v, entity, clientId, action, rid, values, before, parents, key, etag, seq, attempts, next, phase, sent, error, at, tab } = stored;
   if (v !== ENTRY_VERSION || typeof entity !== 'string' || typeof clientId !== 'string' || typeof key !== 'string') return undefined;
   if (action !== 'create' && action !== 'update' && action !== 'destroy') return undefined;
   if (phase !== 'queued' && phase !== 'sending' && phase !== 'waiting' && phase !== 'failed' && phase !== 'done') return undefined;
   if (!isFields(values) || !isFields(before) || !Array.isArray(parents) || typeof seq !== 'number' || typeof attempts !== 'number' || typeof next !== 'number') return undefined;
   return {
     id: stored.id, v, entity, clientId, action, rid: rid ?? null, values, before, parents: parents.filter((parent) => typeof parent === 'string'), key,
-    etag: typeof etag === 'string' ? etag : null, seq, attempts, next, phase, sent: sent === true, error: asError(error), at: typeof at === 'number' ? at : 0,
+    etag: typeof etag === 'string' ? etag : null, seq, attempts, next, phase, sent: sent === true, error: asError(error), at: typeof at === 'number' ? at : 0, tab: typeof tab === 'string' ? tab : null,
   };
 }
 

@@ -2,7 +2,9 @@
  * Failed entries as the app sees them (`outbox.failed`): each holds back only the writes that
  * depend on it, until the app retries it, discards it, or resolves its conflict.
  */
+import { ProxyError } from '../errors/ProxyError.js';
 import { recordFromServer, type Model } from '../model/Model.js';
+import { Operation } from '../operation/Operation.js';
 import { takeServerRecord } from '../model/persistence.js';
 import { eraseRecord } from '../model/writes.js';
 import type { Entry } from './entry.js';
@@ -31,6 +33,20 @@ export function failedEntry(host: Host, entry: Entry): FailedEntry {
     discard: () => discard(host, id),
     resolve: (side) => resolve(host, id, side),
   };
+}
+
+/** The failed entries, then the stored objects of an unknown version (`forget` discards one). */
+export function listFailed(host: Host, foreign: readonly StoredObject[], forget: (raw: StoredObject) => Promise<void>): FailedEntry[] {
+  const out: FailedEntry[] = [];
+  for (const entry of host.table.all.values()) if (entry.phase === 'failed') out.push(failedEntry(host, entry));
+  for (const raw of foreign) out.push(foreignEntry(raw, () => forget(raw)));
+  return out;
+}
+
+/** Why `entry` is not sent: it waits for `failed` (its save or sync is told so, kind 'dependency'). */
+export function dependencyError(entry: Entry, failed: Entry, record: Model<object> | undefined): ProxyError {
+  const operation = new Operation({ action: entry.action, records: record === undefined ? [] : [record] });
+  return new ProxyError('dependency', `${entry.action} of ${entry.clientId} not sent: it waits for ${failed.clientId}, whose write failed`, { cause: failed.error, operation, mayHaveBeenApplied: false });
 }
 
 /** A stored object of an unknown version: it can only be discarded. */

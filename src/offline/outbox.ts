@@ -13,9 +13,10 @@ import type { Operation } from '../operation/Operation.js';
 import type { SyncOptions } from '../store/options.js';
 import { planSync, type SyncHost } from '../store/sync.js';
 import { coalesce, type Write } from './coalesce.js';
-import { singleTab, type TabCoordinator } from './coordination.js';
+import type { TabCoordinator } from './coordination.js';
 import { ENTRY_VERSION, type Entry, type Fields } from './entry.js';
 import { Replay } from './replay.js';
+import { joinTabs } from './tabs.js';
 import { done } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot } from './types.js';
 
@@ -34,8 +35,8 @@ const positive = (value: unknown, fallback: number, name: string, min = 1): numb
 
 /** A durable outbox for offline writes (docs/offline.md). */
 export class Outbox {
-  /** How tabs are coordinated: one tab, always the leader, unless tabs.ts replaces it. */
-  static tabs: (name: string) => TabCoordinator = singleTab;
+  /** How tabs are coordinated: joinTabs (one tab, always the leader, without BroadcastChannel). */
+  static tabs: (name: string) => TabCoordinator = joinTabs;
 
   readonly name: string;
   /** @internal */
@@ -73,7 +74,7 @@ export class Outbox {
       this.models.set(entity, model);
     }
     this.name = name;
-    this.#replay = new Replay(this.models, storage, this.#config, Outbox.tabs(name));
+    this.#replay = new Replay(this.models, storage, this.#config, Outbox.tabs(name), name);
     names.add(name);
     for (const model of this.models.values()) attached.set(model, this);
     this.gate = {
@@ -198,7 +199,7 @@ export class Outbox {
             rid: plan.action === 'create' || record.phantom || id === undefined ? null : json({ id }).id ?? null,
             values: plan.action === 'destroy' ? {} : write.values, before: plan.before,
             parents: (extensions.waitsFor?.(record) ?? []).map((parent) => parent.clientId), key: newKey(),
-            etag: record.etag ?? null, seq: 0, attempts: 0, next: 0, phase: 'queued', sent: false, error: null, at: Date.now(),
+            etag: record.etag ?? null, seq: 0, attempts: 0, next: 0, phase: 'queued', sent: false, error: null, at: Date.now(), tab: replay.tabId,
           };
     const refused = replay.refuses(entry, plan.kind === 'merge' ? plan.entry : undefined);
     if (refused !== undefined) return Promise.reject(refused);

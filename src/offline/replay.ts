@@ -5,31 +5,24 @@
  */
 import { ProxyError } from '../errors/ProxyError.js';
 import type { Model } from '../model/Model.js';
-import { readField } from '../model/values.js';
 import { enqueue, eraseRecord, metaOf } from '../model/writes.js';
 import { Operation } from '../operation/Operation.js';
-import { Observable } from '../util/events.js';
 import { View } from '../util/notify.js';
 import { asJson, backoff, classify, queued, retryAfter, storedError } from './classify.js';
 import { onReconnect, type TabCoordinator } from './coordination.js';
 import { type Entry, type StoredError } from './entry.js';
 import { OutboxError } from './errors.js';
 import { MemoryStorage, type OutboxStorage, type StorageCommit, type StoredObject } from './storage.js';
-import { failedEntry, foreignEntry, type Host } from './failed.js';
+import { dependencyError, failedEntry, listFailed, type Host } from './failed.js';
+import { Sharing } from './shared.js';
 import { readStored, restoreRecord, sentCreate } from './restore.js';
-import { done, EntryTable, sameSnapshot, Waiters } from './table.js';
-import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot, PauseReason } from './types.js';
+import { done, Emitter, EntryTable, sameSnapshot, Waiters } from './table.js';
+import type { AnyModel, FailedEntry, OutboxConfig, OutboxSnapshot, PauseReason } from './types.js';
 
 type Settings = Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models'>> & Pick<OutboxConfig, 'migrate'>;
 
 const OFFLINE_MAX = 60_000;
 const RETRY_MAX = 300_000;
-
-class Emitter extends Observable<OutboxEvents> {
-  emit<K extends keyof OutboxEvents>(name: K, payload: OutboxEvents[K]): void {
-    this.fire(name, payload);
-  }
-}
 
 export class Replay {
   readonly live = new Map<string, Model<object>>();
@@ -60,6 +53,7 @@ export class Replay {
   #idle: (() => void)[] = [];
   #durable: boolean;
   #unlisten: () => void = () => undefined;
+  readonly #sharing: Sharing;
   /** What a failed entry's retry, discard and resolve change. */
   readonly #host: Host;
 
@@ -68,6 +62,7 @@ export class Replay {
     private storage: OutboxStorage,
     private readonly settings: Settings,
     private readonly tabs: TabCoordinator,
+    private readonly name: string,
   ) {
     this.#durable = storage.durable;
     this.#host = {
@@ -78,11 +73,22 @@ export class Replay {
       pump: () => this.#pump(),
     };
     this.#view = new View(() => ({ ...this.#table.counts(this.#foreign.length), paused: this.#paused, leader: this.tabs.isLeader, durable: this.#durable }), sameSnapshot);
-    tabs.onLeaderChange(() => {
-      this.#view.changed();
-      this.#pump();
+    this.#sharing = new Sharing({
+      tabs, table: this.#table, live: this.live, models,
+      restored: (record) => this.restored.push(record),
+      remove: (id) => this.#remove(id),
+      commit: (change) => this.#commit(change),
+      wakeAt: (entry) => this.#wakeAt(entry),
+      changed: () => this.#view.changed(),
+      pump: () => this.#pump(),
+      ready: () => this.#ready && !this.#closed,
     });
   }
+
+  get tabId(): string {
+    return this.tabs.tabId;
+  }
+
 
   // ---- entries -------------------------------------------------------------------------------
 
@@ -112,6 +118,8 @@ export class Replay {
       () => {
         const error = this.#pauseError;
         if (this.#paused !== false && error !== undefined) this.#waiters.settle(kept.id, undefined, queued(error));
+        const failed = this.#table.failedBefore(kept);
+        if (failed !== undefined) this.#hold([kept], failed);
         this.#pump();
       },
       (error: unknown) => {
@@ -138,7 +146,8 @@ export class Replay {
 
   /** Commits run one after the other, once the storage is open. */
   #commit(change: StorageCommit): Promise<void> {
-    const run = this.#chain.then(() => this.storage.commit(change));
+    // Told to the other tabs once durable.
+    const run = this.#chain.then(() => this.storage.commit(change)).then(() => this.tabs.broadcast(asJson(change) ?? null));
     this.#chain = run.catch(() => undefined);
     return run;
   }
@@ -152,9 +161,13 @@ export class Replay {
   async #open(): Promise<void> {
     let stored: StoredObject[];
     try {
-      stored = await this.storage.load();
+      [stored] = await Promise.all([this.storage.load(this.name), this.tabs.ready]);
     } catch (error) {
-      if (this.settings.fallback !== 'memory') throw error instanceof OutboxError ? error : new OutboxError('unavailable', 'Outbox: the storage cannot be opened', { cause: error });
+      if (this.settings.fallback !== 'memory') {
+        // Not open: this tab lets the others lead.
+        this.tabs.close();
+        throw error instanceof OutboxError ? error : new OutboxError('unavailable', 'Outbox: the storage cannot be opened', { cause: error });
+      }
       this.storage = new MemoryStorage();
       this.#durable = false;
       stored = [];
@@ -177,8 +190,10 @@ export class Replay {
     if (change.put.length + change.delete.length > 0) await this.#commit(change);
     for (const entry of this.#table.all.values()) if (entry.phase === 'waiting') this.#wakeAt(entry);
     this.#unlisten = onReconnect(() => this.#probe());
+    // Known to be offline (a reload while offline): only the head goes, as the probe.
+    if (Reflect.get(globalThis, 'navigator')?.onLine === false) this.#pause('offline', new ProxyError('network', 'offline', { mayHaveBeenApplied: false }));
     this.#view.changed();
-    this.#pump();
+    await this.#sharing.adopt();
   }
 
   async close(): Promise<void> {
@@ -187,7 +202,7 @@ export class Replay {
     this.#timers.clear();
     clearTimeout(this.#pauseTimer);
     this.#unlisten();
-    this.tabs.close();
+    this.#sharing.close();
     this.#start();
     await this.#chain;
     await this.storage.close();
@@ -196,11 +211,11 @@ export class Replay {
   // ---- sending --------------------------------------------------------------------------------
 
   #pump(): void {
-    if (!this.#ready || this.#closed || !this.tabs.isLeader) return this.#wake();
+    if (!this.#ready || this.#closed) return this.#wake();
     if (this.#paused !== false) {
       // While offline only the head is sent, as the probe.
       // (A probe due with nothing to send waits for the next entry that can go.)
-      const head = this.#paused === 'offline' && this.#probeNow && this.#inFlight === 0 ? this.#table.sendable(1)[0] : undefined;
+      const head = this.#paused === 'offline' && this.#probeNow && this.#inFlight === 0 ? this.#table.sendable(1, this.tabs.tabId)[0] : undefined;
       if (head !== undefined) {
         this.#probeNow = false;
         void this.#send(head);
@@ -208,7 +223,7 @@ export class Replay {
       return this.#wake();
     }
     const room = this.settings.concurrency - this.#inFlight;
-    if (room > 0) for (const entry of this.#table.sendable(room)) void this.#send(entry);
+    if (room > 0) for (const entry of this.#table.sendable(room, this.tabs.tabId)) void this.#send(entry);
     this.#wake();
   }
 
@@ -222,7 +237,7 @@ export class Replay {
     await this.open();
     this.#probe();
     for (;;) {
-      if (this.#inFlight === 0 && this.#finishing === 0 && (this.#paused !== false || this.#table.sendable(1).length === 0)) return;
+      if (this.#inFlight === 0 && this.#finishing === 0 && (this.#paused !== false || this.#table.sendable(1, this.tabs.tabId).length === 0)) return;
       await new Promise<void>((resolve) => this.#idle.push(resolve));
     }
   }
@@ -270,7 +285,7 @@ export class Replay {
         this.#commit({ put: [entry] }).catch(() => undefined);
       }
     } else {
-      this.#table.step(entry, { type: 'hold' });
+      this.#commit({ put: [this.#table.step(entry, { type: 'hold' })] }).catch(() => undefined); // other tabs see it queued
       this.#waiters.settle(entry.id, undefined, queued(error));
       this.#pause(verdict, error);
     }
@@ -305,23 +320,8 @@ export class Replay {
     const id = record.getId();
     const stored = asJson({ id });
     const rid = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored['id'] ?? null) : null;
-    const retarget: [Model<object>, string][] = [];
-    if (entry.action === 'create') {
-      // The id map: waiting entries take the id, in the same commit that removes the create.
-      for (const other of this.#table.waitingFor(clientId)) {
-        if (other === entry) continue;
-        const values = { ...other.values };
-        const live = this.live.get(other.clientId);
-        for (const [name, value] of Object.entries(values)) {
-          if (value !== clientId) continue;
-          values[name] = rid;
-          if (live !== undefined && readField(live, name) === clientId) retarget.push([live, name]);
-        }
-        const next = { ...other, rid: other.clientId === clientId && other.rid === null ? rid : other.rid, parents: other.parents.filter((parent) => parent !== clientId), values };
-        this.#table.set(next);
-        change.put.push(next);
-      }
-    }
+    // The id map: waiting entries take the id, in the same commit that removes the create.
+    const retarget = entry.action === 'create' ? this.#table.mapId(entry, rid, this.live, change.put) : [];
     await this.#commit(change).catch(() => undefined);
     // Durable: then live records take their id.
     for (const [live, name] of retarget) live.set({ [name]: id });
@@ -338,7 +338,13 @@ export class Replay {
     const failed = this.#table.step(entry, { type: 'fail', error: stored });
     this.#commit({ put: [failed] }).catch(() => undefined);
     this.#waiters.settle(entry.id, undefined, error);
+    this.#hold(this.#table.dependants(entry), failed);
     this.events.emit('failed', failedEntry(this.#host, failed));
+  }
+
+  /** Entries held by a failed one (not failed themselves, not sent): their saves are told, kind 'dependency'. */
+  #hold(entries: readonly Entry[], failed: Entry): void {
+    for (const entry of entries) this.#waiters.settle(entry.id, undefined, queued(dependencyError(entry, failed, this.live.get(entry.clientId))));
   }
 
   #wakeAt(entry: Entry): void {
@@ -404,15 +410,10 @@ export class Replay {
   }
 
   failedEntries(): FailedEntry[] {
-    const out: FailedEntry[] = [];
-    for (const entry of this.#table.all.values()) if (entry.phase === 'failed') out.push(failedEntry(this.#host, entry));
-    for (const raw of this.#foreign) {
-      out.push(foreignEntry(raw, async () => {
-        this.#foreign = this.#foreign.filter((other) => other !== raw);
-        this.#view.changed();
-        await this.#commit({ delete: [raw.id] });
-      }));
-    }
-    return out;
+    return listFailed(this.#host, this.#foreign, async (raw) => {
+      this.#foreign = this.#foreign.filter((other) => other !== raw);
+      this.#view.changed();
+      await this.#commit({ delete: [raw.id] });
+    });
   }
 }

@@ -7,8 +7,11 @@ import { OutboxError } from './errors.js';
 import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Model } from '../model/Model.js';
+import { readField } from '../model/values.js';
+import type { JsonValue } from './storage.js';
 import type { EntryAction } from './entry.js';
-import type { OutboxSnapshot } from './types.js';
+import type { OutboxEvents, OutboxSnapshot } from './types.js';
+import { Observable } from '../util/events.js';
 
 const encoder = new TextEncoder();
 /** An entry's stored size in bytes (UTF-8: a 4-byte character is not counted as 2). */
@@ -86,6 +89,55 @@ export class EntryTable {
     return out;
   }
 
+  /**
+   * A create confirmed with the server id `rid`: the entries waiting for it take the id (into
+   * `put`); returns the live records' fields to set to it once that is durable.
+   */
+  mapId(create: Entry, rid: JsonValue, live: ReadonlyMap<string, Model<object>>, put: Entry[]): [Model<object>, string][] {
+    const clientId = create.clientId;
+    const retarget: [Model<object>, string][] = [];
+    for (const other of this.waitingFor(clientId)) {
+      if (other === create) continue;
+      const values = { ...other.values };
+      const record = live.get(other.clientId);
+      for (const [name, value] of Object.entries(values)) {
+        if (value !== clientId) continue;
+        values[name] = rid;
+        if (record !== undefined && readField(record, name) === clientId) retarget.push([record, name]);
+      }
+      const next = { ...other, rid: other.clientId === clientId && other.rid === null ? rid : other.rid, parents: other.parents.filter((parent) => parent !== clientId), values };
+      this.set(next);
+      put.push(next);
+    }
+    return retarget;
+  }
+
+  /** What a failed entry holds back: the record's later entries, its phantom children's, theirs, and so on. */
+  dependants(failed: Entry): Entry[] {
+    const out: Entry[] = [];
+    const seen = new Set<string>();
+    const visit = (clientId: string): void => {
+      if (seen.has(clientId)) return;
+      seen.add(clientId);
+      for (const entry of this.waitingFor(clientId)) {
+        if (entry.id === failed.id || out.includes(entry)) continue;
+        out.push(entry);
+        visit(entry.clientId);
+      }
+    };
+    visit(failed.clientId);
+    return out;
+  }
+
+  /** The failed entry that holds `entry` back: one of its record's before it, or of its phantom parents'. */
+  failedBefore(entry: Entry): Entry | undefined {
+    for (const clientId of [entry.clientId, ...entry.parents]) {
+      const failed = this.of(clientId).find((other) => other.phase === 'failed' && other.id !== entry.id);
+      if (failed !== undefined) return failed;
+    }
+    return undefined;
+  }
+
   step(entry: Entry, event: EntryEvent): Entry {
     const next = step(entry, event);
     if (next !== entry) this.set(next);
@@ -116,14 +168,14 @@ export class EntryTable {
     return { pending, sending, failed, oldestPendingAt: oldest };
   }
 
-  /** The entries that may be sent now, in order: the first of their record, its phantom parents confirmed. */
-  sendable(limit: number): Entry[] {
+  /** The entries `tab` may send now, in order: the first of their record, its phantom parents confirmed. */
+  sendable(limit: number, tab: string): Entry[] {
     const out: Entry[] = [];
     const seen = new Set<string>();
     for (const entry of this.all.values()) {
       if (seen.has(entry.clientId)) continue;
       seen.add(entry.clientId);
-      if (entry.phase !== 'queued' || entry.parents.some((parent) => this.#clients.has(parent))) continue;
+      if (entry.phase !== 'queued' || entry.tab !== tab || entry.parents.some((parent) => this.#clients.has(parent))) continue;
       out.push(entry);
       if (out.length >= limit) break;
     }
@@ -164,4 +216,10 @@ export function done(action: EntryAction, record: Model<object>): Operation {
   const operation = new Operation({ action, records: [record] });
   operation.setSuccessful(new ResultSet({ records: [record] }));
   return operation;
+}
+
+export class Emitter extends Observable<OutboxEvents> {
+  emit<K extends keyof OutboxEvents>(name: K, payload: OutboxEvents[K]): void {
+    this.fire(name, payload);
+  }
 }

@@ -291,15 +291,17 @@ describe('dependants and the id map', () => {
     const mapped: unknown[] = [];
     outbox.on('idmapped', ({ clientId, id }) => mapped.push([clientId, id]));
     const parentSaved = proxyErrorOf(parent.save());
-    const childSaved = child.save();
+    const childSaved = proxyErrorOf(child.save());
     await other.save();
     await parentSaved;
+    // Told, not left pending: held (not failed itself, not sent) until the parent is retried.
+    expect(await childSaved).toMatchObject({ kind: 'dependency', queued: true });
     expect(outbox.statusOf(child)).toBe('queued');
     expect(requestLines(server)).toEqual(['POST /items', 'POST /items']);
     const stored = (await storage.load()).find((entry) => entry['clientId'] === child.clientId);
     expect(stored?.['parents']).toEqual([parent.clientId]);
     await outbox.failed[0]!.retry();
-    await childSaved;
+    await outbox.flush();
     const parentId = parent.getId();
     expect(mapped).toContainEqual([parent.clientId, parentId]);
     // The child's reference, stored as the parent's client id, was rewritten before it was sent.

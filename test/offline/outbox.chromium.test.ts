@@ -122,9 +122,11 @@ if (!hasChromium) {
       await page.reload();
       await page.waitForFunction(() => window.app !== undefined);
       expect(await page.evaluate(() => window.app!.opened)).toBe('opened');
-      // All three restored (some may be in flight as probes), none failed, none arrived.
+      // All three restored, only the head in flight (the probe), none failed, none arrived.
       const restored = await page.evaluate(() => window.app!.snapshot());
       expect(restored.pending + restored.sending).toBe(3);
+      expect(restored.sending).toBeLessThanOrEqual(1);
+      expect(restored.paused).toBe('offline');
       expect(restored.failed).toBe(0);
       expect(writes()).toEqual([]);
 

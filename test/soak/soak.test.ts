@@ -7,10 +7,11 @@
  * lost, no record created twice, no removed record back, and the client equal to the server.
  * Each run prints one summary line. See test/resilience/soakRun.ts.
  */
-import { afterEach, beforeEach, describe, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { expectGraphIntact, runGraphSoak } from '../resilience/graphSoakRun.js';
 import { expectUserIntent, runSoak } from '../resilience/soakRun.js';
+import { offlineSoakProblems, runOfflineSoak } from '../resilience/offlineSoakRun.js';
 
 /** `SOAK_SEED=7 npm run soak` replays the runs with another seed. */
 const SEED = Number(process.env['SOAK_SEED'] ?? 42);
@@ -69,4 +70,11 @@ describe('soak', () => {
     console.log(result.summary);
     expectGraphIntact(result);
   });
+
+  // The outbox: 30 sessions of 60 actions in chaos, offline flips, reloads (a new Outbox over the stored entries) and kills.
+  it.each([{ seed: SEED + 12 }, { seed: SEED + 13 }])('the outbox, seed $seed: sessions ended by reloads and kills, offline flips; once quiet, the server equals the client', async ({ seed }) => {
+    const report = await runOfflineSoak(server, { sessions: 30, actions: 60, seed, rate: 0.2, maxMs: 120_000 });
+    console.log(`outbox soak, seed ${seed}: ${report.writes} writes, ${report.kills} kills, ${report.reloads} reloads, ${report.offlineFlips} offline flips, ${report.server.size} records on the server`);
+    expect(offlineSoakProblems(report)).toEqual([]);
+  }, 300_000);
 });

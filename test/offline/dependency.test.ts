@@ -1,0 +1,90 @@
+/**
+ * The outbox with rest-proxy/associations (real hasMany/belongsTo declarations, against the test
+ * server): a child's entry waits for its phantom parent's; when the parent's entry fails, the
+ * child's save() rejects with kind 'dependency' (kept: its entry held, not failed, not sent); the
+ * parent retried, both go, the child with the parent's id.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Model, RestProxy, Store } from '../../src/index.js';
+import { belongsTo, hasMany, type Accessor } from '../../src/associations.js';
+import { BatchError } from '../../src/index.js';
+import { MemoryStorage, Outbox } from '../../src/offline.js';
+import { startTestServer, type TestServer } from '../server/index.js';
+import { proxyErrorOf, rejectionOf, requestLines } from './helpers.js';
+
+let server: TestServer;
+let outbox: Outbox | undefined;
+
+beforeEach(async () => {
+  server = await startTestServer({ resources: { authors: [], books: [] } });
+});
+
+afterEach(async () => {
+  await outbox?.close();
+  outbox = undefined;
+  await server.close();
+});
+
+async function attachedModels() {
+  const proxy = (name: string) => new RestProxy({ url: `${server.url}/${name}`, idempotencyKey: true, timeout: 2_000 });
+  class Author extends Model.define({ entityName: 'Author', fields: { id: 'int', name: 'string' } }) {
+    static override proxy = proxy('authors');
+    static associations = { books: hasMany(() => Book, { foreignKey: 'authorId', inverse: 'author' }) };
+    declare books: Accessor<typeof Author.associations.books>;
+  }
+  class Book extends Model.define({ entityName: 'Book', fields: { id: 'int', title: 'string', authorId: 'int' } }) {
+    static override proxy = proxy('books');
+    static associations = { author: belongsTo(() => Author, { foreignKey: 'authorId', inverse: 'books' }) };
+    declare setAuthor: Accessor<typeof Book.associations.author, 'set'>;
+  }
+  outbox = new Outbox({ name: 'deps', storage: new MemoryStorage(), models: [Author, Book] });
+  await outbox.open();
+  return { Author, Book, outbox };
+}
+
+const rows = (name: string) => server.db[name] ?? [];
+
+describe('a child of a phantom parent, through the outbox', () => {
+  it("the parent's entry failed: the child's save rejects with 'dependency', its entry held (not failed, not sent); the parent retried, both go", async () => {
+    const { Author, Book, outbox } = await attachedModels();
+    server.respond('POST', '/authors', { status: 400, body: { message: 'no' } }, { times: 1 });
+    const ann = new Author({ name: 'ann' });
+    const book = new Book({ title: 'one' });
+    book.setAuthor(ann);
+    const [annError, bookError] = await Promise.all([proxyErrorOf(ann.save()), proxyErrorOf(book.save())]);
+    expect(annError.kind).toBe('http');
+    expect(bookError).toMatchObject({ kind: 'dependency', queued: true });
+    expect(outbox.statusOf(book)).toBe('queued');
+    expect(outbox.getSnapshot()).toMatchObject({ failed: 1, pending: 1 });
+    // A later edit of the child, the parent still failed: told at once too.
+    book.set('title', 'One');
+    expect((await proxyErrorOf(book.save())).kind).toBe('dependency');
+    expect(requestLines(server)).toEqual(['POST /authors']);
+
+    await outbox.failed[0]!.retry();
+    await outbox.flush();
+    expect(rows('authors')).toEqual([expect.objectContaining({ name: 'ann' })]);
+    const annId = ann.getId();
+    expect(rows('books')).toEqual([expect.objectContaining({ title: 'One', authorId: annId })]);
+    expect([book.phantom, book.dirty, book.get('authorId')]).toEqual([false, false, annId]);
+    expect(outbox.getSnapshot()).toMatchObject({ failed: 0, pending: 0, sending: 0 });
+  });
+
+  it("a store's sync: the child fails with 'dependency' in the BatchError, kept; after the parent's retry it is sent once", async () => {
+    const { Author, Book, outbox } = await attachedModels();
+    server.respond('POST', '/authors', { status: 400, body: { message: 'no' } }, { times: 1 });
+    const ann = new Author({ name: 'ann' });
+    await proxyErrorOf(ann.save());
+    const books = new Store({ model: Book });
+    const [book] = books.add({ title: 'two' });
+    book!.setAuthor(ann);
+    const error = await rejectionOf(books.sync());
+    expect(error).toBeInstanceOf(BatchError);
+    expect(error instanceof BatchError ? error.errors.map((each) => each.kind) : []).toEqual(['dependency']);
+    expect(outbox.statusOf(book!)).toBe('queued');
+    await outbox.failed[0]!.retry();
+    await outbox.flush();
+    expect(rows('books')).toEqual([expect.objectContaining({ title: 'two', authorId: ann.getId() })]);
+    expect(requestLines(server)).toEqual(['POST /authors', 'POST /authors', 'POST /books']);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * The outbox among tabs, in Node: two outboxes over one storage, their tabs joined by an
+ * in-memory stand-in for BroadcastChannel and Web Locks (the real ones are tested in Chromium:
+ * outbox.chromium.test.ts, tabs.chromium.test.ts). Every tab sends its own writes; the leader
+ * does not send another live tab's; the other tab's snapshot follows by the broadcasts; when the
+ * leader's tab closes, the next one leads and sends its entries, written after it opened, once.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { Outbox, OutboxError } from '../../src/offline.js';
+import type { TabCoordinator } from '../../src/offline/coordination.js';
+import type { JsonValue, OutboxStorage } from '../../src/offline/storage.js';
+import { defineItem } from '../resilience/helpers.js';
+import { startTestServer, type TestServer } from '../server/index.js';
+import { outboxProxy, proxyErrorOf, ReopenableStorage, requestsOf, rowsOf, sleep } from './helpers.js';
+
+/** Tabs of one origin, in memory: the first alive leads; messages reach the others a moment later. */
+class Tabs {
+  readonly members: Tab[] = [];
+  join(): Tab {
+    const tab = new Tab(this, `tab-${this.members.length + 1}`);
+    this.members.push(tab);
+    this.elect();
+    return tab;
+  }
+  elect(): void {
+    const leader = this.members.find((tab) => tab.alive);
+    for (const tab of this.members) tab.lead(tab === leader);
+  }
+}
+
+class Tab implements TabCoordinator {
+  isLeader = false;
+  alive = true;
+  readonly ready = Promise.resolve();
+  #leaders = new Set<(leader: boolean) => void>();
+  #messages = new Set<(message: JsonValue) => void>();
+  constructor(
+    readonly group: Tabs,
+    readonly tabId: string,
+  ) {}
+  lead(value: boolean): void {
+    if (this.isLeader === value) return;
+    this.isLeader = value;
+    for (const listener of this.#leaders) listener(value);
+  }
+  onLeaderChange(listener: (leader: boolean) => void): () => void {
+    this.#leaders.add(listener);
+    return () => this.#leaders.delete(listener);
+  }
+  onMessage(listener: (message: JsonValue) => void): () => void {
+    this.#messages.add(listener);
+    return () => this.#messages.delete(listener);
+  }
+  broadcast(message: JsonValue): void {
+    for (const tab of this.group.members) if (tab !== this && tab.alive) setTimeout(() => tab.hear(structuredClone(message)), 1);
+  }
+  hear(message: JsonValue): void {
+    if (this.alive) for (const listener of this.#messages) listener(message);
+  }
+  liveTabs(): Promise<string[]> {
+    return Promise.resolve(this.group.members.filter((tab) => tab.alive).map((tab) => tab.tabId));
+  }
+  close(): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.lead(false);
+    this.group.elect();
+  }
+}
+
+let server: TestServer;
+const defaultTabs = Outbox.tabs;
+const opened: Outbox[] = [];
+
+beforeEach(async () => {
+  server = await startTestServer({ resources: { items: [] } });
+});
+
+afterEach(async () => {
+  Outbox.tabs = defaultTabs;
+  for (const outbox of opened.splice(0)) await outbox.close();
+  await server.close();
+});
+
+/** A tab of the app: its own Item model, attached to an outbox (named per tab, as each tab is its own page) over `storage`. */
+async function tab(tabs: Tabs, name: string, storage: OutboxStorage) {
+  Outbox.tabs = () => tabs.join();
+  const Item = defineItem(outboxProxy(server));
+  const outbox = new Outbox({ name, storage, models: [Item] });
+  opened.push(outbox);
+  await outbox.open();
+  return { Item, outbox };
+}
+
+it("each tab sends its own writes; the leader closed, the next one leads and sends the closed tab's write, made after it opened, once", async () => {
+  const tabs = new Tabs();
+  const storage = new ReopenableStorage();
+  const first = await tab(tabs, 'first', storage);
+  const second = await tab(tabs, 'second', storage);
+  expect([first.outbox.getSnapshot().leader, second.outbox.getSnapshot().leader]).toEqual([true, false]);
+
+  // The second tab sends its own write; the leader does not send it again.
+  await new second.Item({ uid: 's', name: 'second', rev: 0 }).save();
+  await sleep(20);
+  await first.outbox.flush();
+  expect(requestsOf(server, 'POST')).toHaveLength(1);
+
+  // Offline: the leader's write is kept; the other tab's snapshot follows.
+  server.inject({ type: 'reset-before', match: { method: 'POST' }, times: 100 });
+  expect(await proxyErrorOf(new first.Item({ uid: 'f', name: 'first', rev: 0 }).save())).toMatchObject({ kind: 'network', queued: true });
+  await sleep(20);
+  expect(second.outbox.getSnapshot()).toMatchObject({ pending: 1, leader: false });
+  await second.outbox.flush();
+  expect(rowsOf(server).map((row) => row['uid'])).toEqual(['s']);
+
+  // The leader's tab is closed; the second leads and, back online, sends the first tab's write.
+  await first.outbox.close();
+  expect(second.outbox.getSnapshot().leader).toBe(true);
+  server.reset();
+  await sleep(20);
+  await second.outbox.flush();
+  expect(rowsOf(server).map((row) => row['uid'])).toEqual(['s', 'f']);
+  expect(requestsOf(server, 'POST')).toHaveLength(1);
+  expect(second.outbox.getSnapshot()).toMatchObject({ pending: 0, sending: 0, failed: 0 });
+  expect(await storage.load()).toEqual([]);
+});
+
+it('an open() that fails leaves the tabs: another tab leads', async () => {
+  const tabs = new Tabs();
+  const broken: OutboxStorage = { durable: true, load: () => Promise.reject(new Error('refused')), commit: () => Promise.resolve(), close: () => Promise.resolve() };
+  Outbox.tabs = () => tabs.join();
+  const outbox = new Outbox({ name: 'broken', storage: broken, models: [defineItem(outboxProxy(server))] });
+  const error = await outbox.open().catch((reason: unknown) => reason);
+  expect(error).toBeInstanceOf(OutboxError);
+  expect(tabs.members[0]?.alive).toBe(false);
+  await outbox.close();
+  const other = await tab(tabs, 'other', new ReopenableStorage());
+  expect(other.outbox.getSnapshot().leader).toBe(true);
+});
