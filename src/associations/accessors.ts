@@ -24,10 +24,10 @@ declare module '../model/types.js' {
   }
 }
 
-declare module '../model/Model.js' {
-  interface Model {
-    /** rest-proxy/associations: the session that holds the record, if any. */
-    readonly session: Session | undefined;
+declare module '../model/extensions.js' {
+  interface SessionType {
+    /** rest-proxy/associations: `record.session` is the Session that holds the record, if any. */
+    session: Session;
   }
 }
 
@@ -163,11 +163,6 @@ export function plugIn(): void {
   extensions.waitsFor = waitsFor;
   extensions.destroysFirst = ownedChildren;
   extensions.readAnswer = (record, item) => (record instanceof Model ? readAnswer(record, item, () => sessionHolding(record)) : undefined);
-  Object.defineProperty(Model.prototype, 'session', {
-    configurable: true,
-    get(this: Model) {
-      return sessionOf(this);
-    },
-  });
+  extensions.sessionOf = sessionOf;
   Object.defineProperty(Model, 'load', { value: load, configurable: true, writable: true });
 }

@@ -12,6 +12,7 @@ import { define, put } from '../util/path.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
+import { extensions, type RecordSession } from './extensions.js';
 import { destroyRecord, proxyOf, requestOptions, saveRecord, takeServerRecord } from './persistence.js';
 import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
 import { defineModel, type ProxyOf } from './define.js';
@@ -25,8 +26,7 @@ export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, 
 export { RecordSnapshot };
 
 const proxies = new WeakMap<object, Proxy>();
-/** Starts at random: client ids stay unique across tabs and reloads (an outbox stores them). */
-let clientIds = Math.floor(Math.random() * 2 ** 48);
+let clientIds = Math.floor(Math.random() * 2 ** 48); // at random: unique across tabs and reloads (an outbox stores them)
 
 /** @internal A client id read back from storage (the outbox's entries): this page gives no new record one at or below it. */
 export const reserveClientId = (id: string): number => (clientIds = Math.max(clientIds, Number(/-(\d+)$/.exec(id)?.[1] ?? 0)));
@@ -267,6 +267,9 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   set etag(value: string | undefined) {
     if (value !== undefined || this[META] !== null) metaOf(this).etag = value;
   }
+
+  /** The `Session` (rest-proxy/associations) that holds the record, if any. */
+  get session(): RecordSession | undefined { return extensions.sessionOf?.(this); }
 
   /** True once the record was destroyed on the server (or dropped while new). */
   get erased(): boolean {

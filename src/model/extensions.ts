@@ -44,6 +44,16 @@ export interface OutboxGate {
 }
 
 /**
+ * What `record.session` is typed as: rest-proxy/associations declares `session: Session` here. A
+ * plain interface merges safely; an augmentation of the Model class loses its symbol members in
+ * some check orders.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface SessionType {}
+/** The type of `record.session`: the associations' `Session` once that subpath is imported. */
+export type RecordSession = SessionType extends { session: infer S } ? S : Identity;
+
+/**
  * The hooks. Each subpath owns its own members; the core only calls them.
  * @internal
  */
@@ -53,6 +63,8 @@ export interface Extensions {
    * (`Session.default` for a model with associations; undefined keeps per-store identity).
    */
   defaultSession?: (model: ModelClass<Model<object>>) => Identity | undefined;
+  /** Associations: the session that holds a record (`record.session`). */
+  sessionOf?: (record: object) => RecordSession | undefined;
   /**
    * Associations: a model class is first used (its field table was just built): check and
    * install what it declares. Runs once per class; a throw is the model's first use failing.
