@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { attached, closeAll, rejectionOf, requestLines, rowsOf } from './helpers.js';
+import { attached, closeAll, rejectionOf, ReopenableStorage, requestLines, rowsOf } from './helpers.js';
 
 let server: TestServer;
 
@@ -82,6 +82,31 @@ describe('discard() of a store-made destroy', () => {
     await outbox.flush();
     expect(requestLines(server).filter((line) => !line.startsWith('GET'))).toEqual(['DELETE /items/1']);
     expect(outbox.getSnapshot()).toMatchObject({ pending: 0, failed: 0 });
+  });
+
+  it('after a reload: the stored failed destroy hides the record from a load; discard() lists it again', async () => {
+    const storage = new ReopenableStorage();
+    const before = await attached(server, { storage });
+    const first = new Store({ model: before.Item, pageSize: 0 });
+    await first.load();
+    server.respond('DELETE', '/items/1', { status: 403, body: {} }, { times: 1 });
+    first.remove(first.getAt(0)!);
+    await rejectionOf(first.sync());
+    await before.outbox.close();
+
+    const after = await attached(server, { storage });
+    const store = new Store({ model: after.Item, pageSize: 0 });
+    await store.load();
+    expect(names(store)).toEqual(['bob']);
+    expect(after.outbox.failed.map((entry) => entry.action)).toEqual(['destroy']);
+    await after.outbox.failed[0]!.discard();
+    // Listed again (restored from its entry, it has only its id until a load brings its values).
+    expect(store.getRange().map((record) => record.getId())).toEqual([1, 2]);
+    await store.load();
+    expect(names(store)).toEqual(['ann', 'bob']);
+    await store.sync();
+    await after.outbox.flush();
+    expect(requestLines(server).filter((line) => line.startsWith('DELETE'))).toHaveLength(1);
   });
 
   it('record.destroy() discarded: the record stays listed (it never left)', async () => {
