@@ -14,6 +14,8 @@ export const DATA: unique symbol = Symbol('rest-proxy.data');
 export const META: unique symbol = Symbol('rest-proxy.meta');
 /** @internal The stores that hold the record, held weakly (see OwnerLink). */
 export const OWNERS: unique symbol = Symbol('rest-proxy.owners');
+/** @internal OwnerHooks[RELIST]: list a removed record again, its destroy dropped (an outbox entry discarded). */
+export const RELIST: unique symbol = Symbol('rest-proxy.relist');
 
 /** Something that holds records and wants to hear of their changes (a Store). */
 export interface OwnerHooks {
@@ -30,6 +32,7 @@ export interface OwnerHooks {
   afterErase(record: object): void;
   /** Anything visible about the record changed (values, saving, errors): for subscriptions. */
   afterChange(record: object): void;
+  [RELIST]?(record: object): void;
 }
 
 /**

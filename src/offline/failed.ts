@@ -7,6 +7,7 @@ import { recordFromServer, type Model } from '../model/Model.js';
 import { Operation } from '../operation/Operation.js';
 import { takeServerRecord } from '../model/persistence.js';
 import { eraseRecord } from '../model/writes.js';
+import { eachOwner, RELIST } from '../model/internal.js';
 import type { Entry } from './entry.js';
 import type { StorageCommit, StoredObject } from './storage.js';
 import type { EntryTable } from './table.js';
@@ -72,7 +73,10 @@ async function requeue(host: Host, id: string): Promise<void> {
   host.pump();
 }
 
-/** Drop the record's entries and reject its local edits: a new record leaves its stores, an edited one takes back its confirmed values. */
+/**
+ * Drop the record's entries and reject its local edits: a new record leaves its stores, an edited
+ * one takes back its confirmed values, a removed one is listed again (its stores send no DELETE).
+ */
 async function discard(host: Host, id: string): Promise<void> {
   const entry = host.table.get(id);
   if (entry === undefined) return;
@@ -83,7 +87,10 @@ async function discard(host: Host, id: string): Promise<void> {
   const record = host.live.get(entry.clientId);
   if (record !== undefined) {
     if (record.phantom) eraseRecord(record);
-    else record.reject();
+    else {
+      record.reject();
+      if (all.some((other) => other.action === 'destroy')) eachOwner(record, (owner) => owner[RELIST]?.(record));
+    }
   }
   host.pump();
 }

@@ -4,7 +4,7 @@
  */
 import { ProxyError } from '../errors/ProxyError.js';
 import { ADOPT, HOLD } from '../model/extensions.js';
-import { belongsTo, join, recordOwner, unjoin, type RecordOwner } from '../model/internal.js';
+import { belongsTo, join, recordOwner, RELIST, unjoin, type RecordOwner } from '../model/internal.js';
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { adoptCopy, takeServerRecord } from '../model/persistence.js';
 import { rejectEdits } from '../model/values.js';
@@ -66,6 +66,10 @@ export class StoreRecords<M extends Model> {
       },
       afterErase: (record) => this.#afterErase(record),
       afterChange: (record) => host.changed(this.#own(record)),
+      [RELIST]: (record) => {
+        const own = this.#own(record);
+        if (own !== undefined && this.changes.removed.includes(own)) host.store.insert(this.changes.removedAt(own) ?? 0, own);
+      },
     });
   }
 
