@@ -42,6 +42,9 @@ try {
     await new Item({ uid: `r${n}`, name: 'x' }).save();
     report({ type: 'ack', n });
   }
+  // A child that writes waits for its kill: ending on its own before it is not the case tested.
+  if (Number(countArg) > 0) setInterval(() => undefined, 60_000);
+  if (Number(countArg) > 0) await new Promise(() => undefined);
   await outbox.flush();
   await outbox.close();
   report({ type: 'done' });
