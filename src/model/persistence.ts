@@ -62,6 +62,8 @@ export function adoptCopy(record: Model<object>, copy: Model<object>): void {
  * so it is unsaved again and the next save sends it.
  */
 function afterCopyWrote(record: Model<object>, copy: Model<object>, taken: readonly string[], overlapped: boolean): void {
+  // The copy's destroy went: the row is gone, and the record with it.
+  if (copy.erased) eraseRecord(record);
   if (copy.erased || record.erased) return;
   const meta = metaOf(record);
   const stillEdited = copy[META]?.modified;

@@ -89,7 +89,6 @@ export class Replay {
     return this.tabs.tabId;
   }
 
-
   // ---- entries -------------------------------------------------------------------------------
 
   entriesOf(clientId: string): Entry[] {
@@ -293,7 +292,7 @@ export class Replay {
     this.#pump();
   }
 
-  /** One request for the entry, built now from its live record. */
+  /** One request for the entry, built now from its live record (none when the record was erased while it waited in its queue). */
   async #attempt(entry: Entry, record: Model<object>, model: AnyModel, resent: boolean): Promise<Operation> {
     const action = entry.action;
     const meta = metaOf(record);
@@ -304,8 +303,8 @@ export class Replay {
     const operation = new Operation({ action, records: [record] });
     operation.once = true;
     const proxy = model.getProxy();
-    await enqueue(record, () => (action === 'create' ? proxy.create(operation) : action === 'update' ? proxy.update(operation) : proxy.destroy(operation)));
-    return operation;
+    const sent = await enqueue(record, () => (record.erased ? Promise.resolve(undefined) : action === 'create' ? proxy.create(operation) : action === 'update' ? proxy.update(operation) : proxy.destroy(operation)));
+    return sent === undefined ? done(action, record) : operation;
   }
 
   async #succeed(entry: Entry, record: Model<object>, operation: Operation): Promise<void> {
@@ -325,6 +324,7 @@ export class Replay {
     await this.#commit(change).catch(() => undefined);
     // Durable: then live records take their id.
     for (const [live, name] of retarget) live.set({ [name]: id });
+    if (this.#table.rowGone(entry, rid)) eraseRecord(record); // destroyed through another copy before this create was confirmed
     this.#remove(entry.id);
     if (entry.action === 'create') this.events.emit('idmapped', { record, clientId, id });
     this.events.emit('sent', { record, action: entry.action });

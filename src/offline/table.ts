@@ -25,6 +25,8 @@ export class EntryTable {
   /** The ids of the entries that wait for a phantom parent. */
   readonly #children = new Set<string>();
   #bytes = 0;
+  /** Rows (`entity id`) destroyed while a create that may have been applied was pending. */
+  readonly #gone = new Set<string>();
 
   get(id: string): Entry | undefined {
     return this.all.get(id);
@@ -110,6 +112,17 @@ export class EntryTable {
       put.push(next);
     }
     return retarget;
+  }
+
+  /**
+   * A done entry of the row `rid`: a destroy is noted while a create sent before may be confirmed
+   * with that row (a load listed it as another copy); true for a create confirmed with such a row.
+   */
+  rowGone(entry: Entry, rid: JsonValue): boolean {
+    const row = `${entry.entity} ${JSON.stringify(rid)}`;
+    if (entry.action === 'create') return this.#gone.has(row);
+    if (entry.action === 'destroy' && [...this.all.values()].some((other) => other.action === 'create' && other.sent)) this.#gone.add(row);
+    return false;
   }
 
   /** What a failed entry holds back: the record's later entries, its phantom children's, theirs, and so on. */
