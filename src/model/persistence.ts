@@ -49,6 +49,7 @@ export function takeServerRecord(record: Model<object>, fresh: Model<object>): v
  */
 export function adoptCopy(record: Model<object>, copy: Model<object>): void {
   const taken = takeCopy(record, copy);
+  gateOf(record, {})?.adopted(record, copy);
   const writing = copy[META]?.writing;
   if (writing === undefined) return;
   const watch = watchSends(record, copy, writing);
@@ -62,8 +63,6 @@ export function adoptCopy(record: Model<object>, copy: Model<object>): void {
  * so it is unsaved again and the next save sends it.
  */
 function afterCopyWrote(record: Model<object>, copy: Model<object>, taken: readonly string[], overlapped: boolean): void {
-  // The copy's destroy went: the row is gone, and the record with it.
-  if (copy.erased) eraseRecord(record);
   if (copy.erased || record.erased) return;
   const meta = metaOf(record);
   const stillEdited = copy[META]?.modified;

@@ -55,7 +55,7 @@ export class Replay {
   #unlisten: () => void = () => undefined;
   readonly #sharing: Sharing;
   /** What a failed entry's retry, discard and resolve change. */
-  readonly #host: Host;
+  readonly host: Host;
 
   constructor(
     readonly models: ReadonlyMap<string, AnyModel>,
@@ -65,7 +65,7 @@ export class Replay {
     private readonly name: string,
   ) {
     this.#durable = storage.durable;
-    this.#host = {
+    this.host = {
       live: this.live, models, table: this.#table,
       remove: (id) => this.#remove(id),
       commit: (change) => this.#commit(change),
@@ -339,7 +339,7 @@ export class Replay {
     this.#commit({ put: [failed] }).catch(() => undefined);
     this.#waiters.settle(entry.id, undefined, error);
     this.#hold(this.#table.dependants(entry), failed);
-    this.events.emit('failed', failedEntry(this.#host, failed));
+    this.events.emit('failed', failedEntry(this.host, failed));
   }
 
   /** Entries held by a failed one (not failed themselves, not sent): their saves are told, kind 'dependency'. */
@@ -410,7 +410,7 @@ export class Replay {
   }
 
   failedEntries(): FailedEntry[] {
-    return listFailed(this.#host, this.#foreign, async (raw) => {
+    return listFailed(this.host, this.#foreign, async (raw) => {
       this.#foreign = this.#foreign.filter((other) => other !== raw);
       this.#view.changed();
       await this.#commit({ delete: [raw.id] });

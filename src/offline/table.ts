@@ -81,6 +81,16 @@ export class EntryTable {
     this.#sizes.delete(id);
   }
 
+  /** A record took the place of another object for its row (a load's copy): that one's entries are the record's, after its own. */
+  retarget(from: string, to: string): Entry[] {
+    const moved = [...(this.#clients.get(from) ?? [])].flatMap((id) => this.all.get(id) ?? []).map((entry) => ({ ...entry, clientId: to }));
+    for (const entry of moved) {
+      this.remove(entry.id);
+      this.set(entry);
+    }
+    return moved;
+  }
+
   /** The record's entries and those that wait for it (its phantom children). */
   waitingFor(clientId: string): Entry[] {
     const out = [...(this.#clients.get(clientId) ?? [])].flatMap((id) => this.all.get(id) ?? []);

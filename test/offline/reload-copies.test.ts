@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { Store } from '../../src/index.js';
 import type { Item } from '../resilience/helpers.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { attached, closeAll, proxyErrorOf, ReopenableStorage, requestLines, rowsOf } from './helpers.js';
+import { attached, closeAll, proxyErrorOf, ReopenableStorage, requestLines, rowsOf, sleep } from './helpers.js';
 
 let server: TestServer;
 
@@ -93,3 +93,18 @@ it('the loaded copy edited before the confirmation, the restored record after: o
   const patches = server.requests.filter((request) => request.method === 'PATCH').map((request) => request.json);
   expect(patches.filter((body) => JSON.stringify(body).includes('BOB'))).toHaveLength(1);
 });
+
+it('the loaded copy edited, its PATCH backing off when the create is confirmed, the restored record destroyed: no PATCH answered 404', async () => {
+  const { outbox, store, restored, loaded } = await reloadedWithCopies(200);
+  server.inject({ type: 'status', status: 503, match: { method: 'PATCH' } });
+  loaded.set('name', 'BOB');
+  const saved = loaded.save().catch((error: unknown) => error);
+  const destroyed = restored.destroy().catch((error: unknown) => error);
+  await Promise.all([saved, destroyed]);
+  for (let waited = 0; waited < 6_000 && outbox.getSnapshot().pending + outbox.getSnapshot().sending > 0; waited += 50) await sleep(50);
+  await outbox.flush();
+  expect(outbox.failed.map((entry) => `${entry.action} ${entry.error.status}`)).toEqual([]);
+  expect(server.requests.filter((request) => request.method === 'PATCH').length).toBeLessThanOrEqual(2);
+  expect(rowsOf(server).map((row) => row['uid'])).toEqual(['a']);
+  expect(bobsOf(store)).toEqual([]);
+}, 10_000);
