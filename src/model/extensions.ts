@@ -39,6 +39,8 @@ export interface OutboxGate {
   destroy(record: Model<object>, options: PersistOptions): Promise<Operation>;
   /** A store of the model loads: the records the outbox restored join it (once per store). */
   restore<M extends Model<object>>(store: { readonly model: ModelClass<M>; add(records: readonly M[]): unknown; remove(records: readonly M[]): unknown }): void;
+  /** A created record took the place of a copy a load listed (the same row): the copy's writes are the record's. */
+  adopted(record: Model<object>, copy: Model<object>): void;
   /** A store's sync of its pending records, through the outbox. */
   sync<M extends Model<object>>(host: SyncHost<M>, options: SyncOptions): Promise<Batch>;
 }

@@ -49,6 +49,7 @@ export function takeServerRecord(record: Model<object>, fresh: Model<object>): v
  */
 export function adoptCopy(record: Model<object>, copy: Model<object>): void {
   const taken = takeCopy(record, copy);
+  gateOf(record, {})?.adopted(record, copy);
   const writing = copy[META]?.writing;
   if (writing === undefined) return;
   const watch = watchSends(record, copy, writing);

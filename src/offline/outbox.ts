@@ -6,7 +6,7 @@ import { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { extensions, type OutboxGate } from '../model/extensions.js';
 import type { Model, PersistOptions, SaveOptions } from '../model/Model.js';
-import { eraseRecord } from '../model/writes.js';
+import { enqueue, eraseRecord } from '../model/writes.js';
 import { holdInvalid, invalidError } from '../model/validate.js';
 import { Batch } from '../operation/Batch.js';
 import type { Operation } from '../operation/Operation.js';
@@ -81,6 +81,13 @@ export class Outbox {
       save: (record, options) => this.#save(record, options),
       destroy: (record, options) => this.#destroy(record, options),
       sync: (host, options) => this.#sync(host, options),
+      adopted: (record, copy) => {
+        const { table, commit } = this.#replay.host;
+        const moved = record === copy ? [] : table.retarget(copy.clientId, record.clientId);
+        if (moved.length > 0) commit({ put: moved }).catch(() => undefined);
+        // A destroy of the copy in flight: once it went, the row is gone, and the record with it (before its next write).
+        void enqueue(record, () => enqueue(copy, () => Promise.resolve(copy.erased && eraseRecord(record))));
+      },
       restore: (store) => {
         if (this.#joined.has(store)) return;
         this.#joined.add(store);

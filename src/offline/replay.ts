@@ -55,7 +55,7 @@ export class Replay {
   #unlisten: () => void = () => undefined;
   readonly #sharing: Sharing;
   /** What a failed entry's retry, discard and resolve change. */
-  readonly #host: Host;
+  readonly host: Host;
 
   constructor(
     readonly models: ReadonlyMap<string, AnyModel>,
@@ -65,7 +65,7 @@ export class Replay {
     private readonly name: string,
   ) {
     this.#durable = storage.durable;
-    this.#host = {
+    this.host = {
       live: this.live, models, table: this.#table,
       remove: (id) => this.#remove(id),
       commit: (change) => this.#commit(change),
@@ -88,7 +88,6 @@ export class Replay {
   get tabId(): string {
     return this.tabs.tabId;
   }
-
 
   // ---- entries -------------------------------------------------------------------------------
 
@@ -293,7 +292,7 @@ export class Replay {
     this.#pump();
   }
 
-  /** One request for the entry, built now from its live record. */
+  /** One request for the entry, built now from its live record (none when the record was erased while it waited in its queue). */
   async #attempt(entry: Entry, record: Model<object>, model: AnyModel, resent: boolean): Promise<Operation> {
     const action = entry.action;
     const meta = metaOf(record);
@@ -304,8 +303,8 @@ export class Replay {
     const operation = new Operation({ action, records: [record] });
     operation.once = true;
     const proxy = model.getProxy();
-    await enqueue(record, () => (action === 'create' ? proxy.create(operation) : action === 'update' ? proxy.update(operation) : proxy.destroy(operation)));
-    return operation;
+    const sent = await enqueue(record, () => (record.erased ? Promise.resolve(undefined) : action === 'create' ? proxy.create(operation) : action === 'update' ? proxy.update(operation) : proxy.destroy(operation)));
+    return sent === undefined ? done(action, record) : operation;
   }
 
   async #succeed(entry: Entry, record: Model<object>, operation: Operation): Promise<void> {
@@ -325,6 +324,7 @@ export class Replay {
     await this.#commit(change).catch(() => undefined);
     // Durable: then live records take their id.
     for (const [live, name] of retarget) live.set({ [name]: id });
+    if (this.#table.rowGone(entry, rid)) eraseRecord(record); // destroyed through another copy before this create was confirmed
     this.#remove(entry.id);
     if (entry.action === 'create') this.events.emit('idmapped', { record, clientId, id });
     this.events.emit('sent', { record, action: entry.action });
@@ -339,7 +339,7 @@ export class Replay {
     this.#commit({ put: [failed] }).catch(() => undefined);
     this.#waiters.settle(entry.id, undefined, error);
     this.#hold(this.#table.dependants(entry), failed);
-    this.events.emit('failed', failedEntry(this.#host, failed));
+    this.events.emit('failed', failedEntry(this.host, failed));
   }
 
   /** Entries held by a failed one (not failed themselves, not sent): their saves are told, kind 'dependency'. */
@@ -410,7 +410,7 @@ export class Replay {
   }
 
   failedEntries(): FailedEntry[] {
-    return listFailed(this.#host, this.#foreign, async (raw) => {
+    return listFailed(this.host, this.#foreign, async (raw) => {
       this.#foreign = this.#foreign.filter((other) => other !== raw);
       this.#view.changed();
       await this.#commit({ delete: [raw.id] });

@@ -25,6 +25,8 @@ export class EntryTable {
   /** The ids of the entries that wait for a phantom parent. */
   readonly #children = new Set<string>();
   #bytes = 0;
+  /** Rows (`entity id`) destroyed while a create that may have been applied was pending. */
+  readonly #gone = new Set<string>();
 
   get(id: string): Entry | undefined {
     return this.all.get(id);
@@ -79,6 +81,16 @@ export class EntryTable {
     this.#sizes.delete(id);
   }
 
+  /** A record took the place of another object for its row (a load's copy): that one's entries are the record's, after its own. */
+  retarget(from: string, to: string): Entry[] {
+    const moved = [...(this.#clients.get(from) ?? [])].flatMap((id) => this.all.get(id) ?? []).map((entry) => ({ ...entry, clientId: to }));
+    for (const entry of moved) {
+      this.remove(entry.id);
+      this.set(entry);
+    }
+    return moved;
+  }
+
   /** The record's entries and those that wait for it (its phantom children). */
   waitingFor(clientId: string): Entry[] {
     const out = [...(this.#clients.get(clientId) ?? [])].flatMap((id) => this.all.get(id) ?? []);
@@ -110,6 +122,17 @@ export class EntryTable {
       put.push(next);
     }
     return retarget;
+  }
+
+  /**
+   * A done entry of the row `rid`: a destroy is noted while a create sent before may be confirmed
+   * with that row (a load listed it as another copy); true for a create confirmed with such a row.
+   */
+  rowGone(entry: Entry, rid: JsonValue): boolean {
+    const row = `${entry.entity} ${JSON.stringify(rid)}`;
+    if (entry.action === 'create') return this.#gone.has(row);
+    if (entry.action === 'destroy' && [...this.all.values()].some((other) => other.action === 'create' && other.sent)) this.#gone.add(row);
+    return false;
   }
 
   /** What a failed entry holds back: the record's later entries, its phantom children's, theirs, and so on. */
