@@ -12,7 +12,7 @@ export default defineConfig({
     alias: [{ find: /^(\.\.\/)+server\/index\.js$/, replacement: fileURLToPath(new URL('./test/server/remote.ts', import.meta.url)) }],
   },
   test: {
-    include: ['test/{proxy,resilience,model,store,reader,writer,errors,integration,presets}/**/*.test.ts', 'test/server/interface.test.ts', 'test/offline/**/*.browser.test.ts'],
+    include: ['test/{proxy,resilience,model,store,reader,writer,errors,integration,presets}/**/*.test.ts', 'test/server/interface.test.ts', 'test/offline/**/*.browser.test.ts', 'test/associations/**/*.test.ts'],
     // json-server runs as a Node child process; server rendering (AsyncLocalStorage), the raw
     // servers that count the bytes they wrote or never answer, and the garbage collector are
     // Node's; the store corners hold requests at the server with functions that share promises
@@ -20,6 +20,7 @@ export default defineConfig({
     exclude: [
       ...configDefaults.exclude, 'test/presets/json-server.e2e.test.ts', 'test/resilience/sharing-credentials.test.ts', 'test/resilience/max-response-bytes.test.ts',
       'test/resilience/unreachable.test.ts', 'test/store/release.test.ts', 'test/store/corners.test.ts',
+      'test/associations/servers.e2e.test.ts', 'test/associations/collect.test.ts',
     ],
     // The hub: runs in Node, starts and drives the real test servers for the browser tests.
     globalSetup: ['test/server/hub.ts'],

@@ -170,7 +170,7 @@ describe.each([false, true])('owned children, batchActions %s', (batchActions) =
     if (!a || !b) throw new Error('no comments');
     post.comments().remove(a);
     comments.remove(b);
-    server.requests.length = 0;
+    server.reset();
     await session.sync();
     const lines = requestLines(server);
     expect(lines.at(-1)).toBe('DELETE /posts/1');
@@ -194,7 +194,7 @@ describe('what session.sync() sends', () => {
     const [dropped] = users.add({ name: 'Dropped' });
     if (!dropped) throw new Error('not added');
     users.remove(dropped);
-    server.requests.length = 0;
+    server.reset();
     await session.sync();
     expect(requestLines(server)).toEqual(['PUT /users/1']);
     expect(rowsOf(server, 'users').map((row) => row['name'])).toEqual(['Anna']);

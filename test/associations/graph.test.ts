@@ -361,7 +361,7 @@ describe('updates and destroys in order', () => {
     ownedBy(user, children);
     users.remove(user);
     posts.remove(children);
-    server.requests.length = 0;
+    server.reset();
     server.inject({ type: 'status', status: 400, match: { method: 'DELETE', path: '/posts/2' } });
     const error = await rejectionOf(syncGraph(pendingOf(users, posts)));
     if (!(error instanceof BatchError)) throw new Error(`expected a BatchError, got ${String(error)}`);
@@ -434,7 +434,7 @@ describe('a cycle among owned records being destroyed', () => {
     ownedBy(ann, [bo]);
     ownedBy(bo, [ann]);
     users.remove([ann, bo]);
-    server.requests.length = 0;
+    server.reset();
     const error = await rejectionOf(syncGraph(pendingOf(users)));
     if (!(error instanceof BatchError)) throw new Error(`expected a BatchError, got ${String(error)}`);
     expect(server.requests).toEqual([]);

@@ -2,14 +2,13 @@
  * An association store's load against real servers on 127.0.0.1 (API.md 9.3): the target's url
  * template `{userId}` filled (`/users/42/posts`), else the target's collection filtered by the key
  * in the proxy's filter encoding (the plain test server's `filter` JSON, json-server's
- * `?userId=42`); a phantom owner sends nothing. Nested read: posts under `posts` in a user's
+ * `?userId=42`, in servers.e2e.test.ts); a phantom owner sends nothing. Nested read: posts under `posts` in a user's
  * answer become the session's records.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '../../src/presets.js';
 import { Model, ProxyError, Store } from '../../src/index.js';
-import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
-import { startJsonServer, type JsonServer } from '../server/jsonServer.js';
+import { hasMany, Session, type Accessor } from '../../src/associations.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { Post, serve, User } from './models.js';
 
@@ -113,38 +112,6 @@ describe('against the test server', () => {
     for (let level = 0; level < 40; level++) deep = { id: level + 2, posts: [{ id: 1000 + level, user: deep }] };
     server.respond('GET', '/users/8', { status: 200, body: deep });
     await expect(User.load(8, { session })).rejects.toMatchObject({ kind: 'parse', message: expect.stringMatching(/deeper than 32 levels/) as unknown });
-  });
-});
-
-describe('against the real json-server', () => {
-  let server: JsonServer;
-  class JUser extends Model.define({ entityName: 'JUser', fields: { id: 'int', name: 'string' } }) {
-    static associations = { posts: hasMany(() => JPost, { foreignKey: 'userId', inverse: 'user' }) };
-    declare posts: Accessor<typeof JUser.associations.posts>;
-  }
-  class JPost extends Model.define({ entityName: 'JPost', fields: { id: 'int', title: 'string', userId: 'int' } }) {
-    static associations = { user: belongsTo(() => JUser, { foreignKey: 'userId', inverse: 'posts' }) };
-  }
-  beforeAll(async () => {
-    server = await startJsonServer({ users: [{ id: 42, name: 'Ann' }, { id: 7, name: 'Bob' }], posts: POSTS.map((post) => ({ ...post })) });
-    JUser.setProxy({ type: 'rest', url: `${server.url}/users`, preset: 'json-server' });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  it('?userId=42: the preset encodes the filter as json-server reads it', async () => {
-    JPost.setProxy({ type: 'rest', url: `${server.url}/posts`, preset: 'json-server' });
-    const ann = await JUser.load(42, { session: new Session() });
-    const posts = await ann.posts().load();
-    expect(posts.map((post) => post.getId())).toEqual([1, 2]);
-  });
-
-  it('/users/42/posts: the url template', async () => {
-    JPost.setProxy({ type: 'rest', url: `${server.url}/users/{userId}/posts`, preset: 'json-server' });
-    const bob = await JUser.load(7, { session: new Session() });
-    const posts = await bob.posts().load();
-    expect(posts.map((post) => post.get('title'))).toEqual(['three']);
   });
 });
 

@@ -123,3 +123,36 @@ describe('Django REST framework conventions (test server)', () => {
     expect(user.posts().getRange()).toEqual(notes);
   });
 });
+
+/** An association store's load against json-server: the filter in its encoding, and the url template. */
+describe('against the real json-server', () => {
+  let server: JsonServer;
+  class JUser extends Model.define({ entityName: 'JUser', fields: { id: 'int', name: 'string' } }) {
+    static associations = { posts: hasMany(() => JPost, { foreignKey: 'userId', inverse: 'user' }) };
+    declare posts: Accessor<typeof JUser.associations.posts>;
+  }
+  class JPost extends Model.define({ entityName: 'JPost', fields: { id: 'int', title: 'string', userId: 'int' } }) {
+    static associations = { user: belongsTo(() => JUser, { foreignKey: 'userId', inverse: 'posts' }) };
+  }
+  beforeAll(async () => {
+    server = await startJsonServer({ users: [{ id: 42, name: 'Ann' }, { id: 7, name: 'Bob' }], posts: [{ id: 1, title: 'one', userId: 42 }, { id: 2, title: 'two', userId: 42 }, { id: 3, title: 'three', userId: 7 }] });
+    JUser.setProxy({ type: 'rest', url: `${server.url}/users`, preset: 'json-server' });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('?userId=42: the preset encodes the filter as json-server reads it', async () => {
+    JPost.setProxy({ type: 'rest', url: `${server.url}/posts`, preset: 'json-server' });
+    const ann = await JUser.load(42, { session: new Session() });
+    const posts = await ann.posts().load();
+    expect(posts.map((post) => post.getId())).toEqual([1, 2]);
+  });
+
+  it('/users/42/posts: the url template', async () => {
+    JPost.setProxy({ type: 'rest', url: `${server.url}/users/{userId}/posts`, preset: 'json-server' });
+    const bob = await JUser.load(7, { session: new Session() });
+    const posts = await bob.posts().load();
+    expect(posts.map((post) => post.get('title'))).toEqual(['three']);
+  });
+});
