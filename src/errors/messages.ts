@@ -109,7 +109,7 @@ export function notJson(field: string | undefined, error: unknown): string {
 }
 
 export function unsafeId(id: number): string {
-  return `the answer has the id ${id} (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53)${dev(': JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings')}`;
+  return `the answer has the id ${id} ${dev(' (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53)', ', beyond 2^53')}${dev(': JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings')}`;
 }
 
 export function serverSaidNo(label: string, message: string | undefined, fieldErrors?: Record<string, string[]>): string {
@@ -156,7 +156,7 @@ export function missingTemplateValue(action: string, url: string, name: string, 
 /** An id or url template value that cannot be one path segment. */
 export function badSegment(action: string, what: string, value: unknown): string {
   if (typeof value === 'number' && Number.isFinite(value)) {
-    return `${action} failed: the ${what} ${value} cannot be put in a url: it is beyond the integers JavaScript numbers hold exactly (2^53)${dev(", so it may not be the server's id; have the server send such ids as strings")}`;
+    return `${action} failed: the ${what} ${value} cannot be put in a url${dev(': it is beyond the integers JavaScript numbers hold exactly (2^53)', ': beyond 2^53')}${dev(", so it may not be the server's id; have the server send such ids as strings")}`;
   }
   if (typeof value === 'string') {
     return `${action} failed: the ${what} ${JSON.stringify(value)} cannot be put in a url${dev(': as a path segment it reads as "." or "..", which would step out of the collection')}`;
