@@ -109,7 +109,7 @@ export function notJson(field: string | undefined, error: unknown): string {
 }
 
 export function unsafeId(id: number): string {
-  return `the answer has the id ${id} ${dev(' (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53)', ', beyond 2^53')}${dev(': JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings')}`;
+  return `the answer has the id ${id}${dev(' (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53)', ', beyond 2^53')}${dev(': JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings')}`;
 }
 
 export function serverSaidNo(label: string, message: string | undefined, fieldErrors?: Record<string, string[]>): string {
