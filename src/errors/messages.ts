@@ -141,9 +141,12 @@ export const HINTS = {
   404: (read: boolean) => dev(read ? '; check the url and the id' : '; the record may have been deleted on the server, or the url is wrong'),
   405: (method: string) => dev(`; the server does not allow ${method} here: check actionMethods and the url`),
   415: dev('; the server does not accept this Content-Type'),
-  rootKey: (root: string) =>
-    `; the body was sent wrapped in ${JSON.stringify(root)}${dev(" (the writer's rootProperty): if the server wants another root key, set the model's entityName or the writer's rootProperty")}`,
 };
+
+/** A 400 to a body wrapped in a root key: what it was wrapped in (kept in production: it is what was sent). */
+export function wrappedIn(root: string): string {
+  return `; the body was sent wrapped in ${JSON.stringify(root)}${dev(" (the writer's rootProperty): if the server wants another root key, set the model's entityName or the writer's rootProperty")}`;
+}
 
 export function noUrl(action: string): string {
   return `${action} failed: no url is configured${dev(`; give the proxy a url (e.g. { url: '/users' }) or an api entry for "${action}"`)}`;
