@@ -4,7 +4,8 @@
  *
  * Two builds of the package: 'production', what a bundler resolves for a production build (the
  * package's `production` export condition, dist/prod/: the sources through tools/production.mjs,
- * whose messages keep what happened and drop the long explanations), and 'development' (dist/, the
+ * whose messages keep what happened and drop the long explanations, and whose internal property
+ * names are shortened), and 'development' (dist/, the
  * sources as they are: what Node, tests and dev servers load). Both are measured from src/, through
  * the same change as `npm run build` makes, so no build is needed; test/build/production.test.ts
  * checks that the built package resolves that way.
