@@ -9,10 +9,18 @@
  * - without the subscriptions, removed: the modules stubbed and the subscriptions sections of
  *   Store and Model cut out (what they cost, within the few bytes of the calls that stay; the
  *   markers that keep Vue's reactive() off stores and records stay: they are not subscriptions);
- * - messages emptied and subscriptions stubbed.
+ * - messages emptied and subscriptions stubbed;
+ * - property names mangled (esbuild mangleProps): every name (a ceiling that breaks everything),
+ *   every name but the builtins' (members declared in TypeScript's lib and @types: a ceiling that
+ *   renames the public API), and the internal names only (INTERNAL_NAMES: members that no public
+ *   declaration, builtin or string literal names, found by a script over dist/*.d.ts, less the data
+ *   tables' keys read by name). What gzip leaves of 20 KB of names (bench/FINDINGS.md).
  */
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { bundleOptions } from './bundle-size.mjs';
@@ -74,12 +82,38 @@ function withoutText(code) {
   return applyEdits(code, cuts);
 }
 
-async function measure(name, plugins, transform = (code) => code) {
-  const result = await build(bundleOptions(name, 'production', plugins));
+/** Names used only inside the package (see above), as of issue 20's size pass. */
+const INTERNAL_NAMES = ['rootKey', 'headerName', 'retryable', 'ambiguous', 'onRetry', 'shareKey', 'waiters', 'notNumber', 'excluded', 'positiveInteger', 'plainObject',
+  'nonNegativeInteger', 'sentAs', 'retriedHint', 'sharing', 'recover', 'beforeSend', 'batchConfig', 'readMessage', 'readItems', 'readTotal', 'hears', 'edited',
+  'listed', 'running', 'shownAt', 'prune', 'anyDirty', 'offPage', 'rejectAll', 'applyLoad', 'arrange', 'invalidate', 'unindex', 'reindex', 'spared', 'isNew',
+  'isDirty', 'updates', 'rejected', 'dropped', 'unremove', 'removedAt', 'ord', 'told', 'paramName', 'serializeValue', 'formatDate', 'expect', 'initial',
+  'normalize', 'problem', 'keepUndefined'];
+
+/** The property names TypeScript's lib and the @types packages declare (never to be renamed). */
+function builtinNames() {
+  const names = new Set();
+  const libs = [dirname(fileURLToPath(import.meta.resolve('typescript'))), fileURLToPath(new URL('../node_modules/@types', import.meta.url))];
+  for (const dir of libs) {
+    for (const file of readdirSync(dir, { recursive: true })) {
+      if (!String(file).endsWith('.d.ts')) continue;
+      const source = ts.createSourceFile(String(file), readFileSync(join(dir, String(file)), 'utf8'), ts.ScriptTarget.ES2022, false);
+      const visit = (node) => {
+        if (node.name && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) && !ts.isParameter(node)) names.add(node.name.text);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+  }
+  return [...names];
+}
+
+async function measure(name, plugins, transform = (code) => code, extra = {}) {
+  const result = await build({ ...bundleOptions(name, 'production', plugins), ...extra });
   const code = transform(result.outputFiles[0].text);
   return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length };
 }
 
+const builtins = builtinNames();
 const kib = (bytes) => `${(bytes / 1024).toFixed(2)} KiB`;
 for (const name of ['library', 'typicalApp', 'restProxyOnly']) {
   const base = await measure(name, []);
@@ -89,6 +123,9 @@ for (const name of ['library', 'typicalApp', 'restProxyOnly']) {
     ['without subscriptions (lower bound)', await measure(name, [noSubscriptions])],
     ['without subscriptions (removed)', await measure(name, [removedSubscriptions]).catch((error) => (console.warn(`without subscriptions (removed): ${error.errors?.[0]?.text ?? error}`), undefined))],
     ['both', await measure(name, [noSubscriptions], withoutText)],
+    ['every property name mangled (breaks it: a ceiling)', await measure(name, [], undefined, { mangleProps: /./ })],
+    ['all but builtin names mangled (renames the API)', await measure(name, [], undefined, { mangleProps: /./, reserveProps: new RegExp(`^(${builtins.map((n) => n.replace(/\$/g, '\\$')).join('|')})$`) })],
+    ['internal names mangled', await measure(name, [], undefined, { mangleProps: new RegExp(`^(${INTERNAL_NAMES.join('|')})$`) })],
   ];
   console.log(name);
   for (const [label, size] of rows.filter(([, size]) => size !== undefined)) console.log(`  ${label.padEnd(50)} ${kib(size.min).padStart(10)} min ${kib(size.gzip).padStart(10)} gzip  (${((1 - size.gzip / base.gzip) * 100).toFixed(0)}% less)`);

@@ -109,7 +109,7 @@ export function notJson(field: string | undefined, error: unknown): string {
 }
 
 export function unsafeId(id: number): string {
-  return `the answer has the id ${id} (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53)${dev(': JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings')}`;
+  return `the answer has the id ${id}${dev(' (as JSON.parse read it), beyond the integers JavaScript numbers hold exactly (2^53)', ', beyond 2^53')}${dev(': JSON.parse rounds such an id, so the record would be written to another row; have the server send these ids as strings')}`;
 }
 
 export function serverSaidNo(label: string, message: string | undefined, fieldErrors?: Record<string, string[]>): string {
@@ -141,9 +141,12 @@ export const HINTS = {
   404: (read: boolean) => dev(read ? '; check the url and the id' : '; the record may have been deleted on the server, or the url is wrong'),
   405: (method: string) => dev(`; the server does not allow ${method} here: check actionMethods and the url`),
   415: dev('; the server does not accept this Content-Type'),
-  rootKey: (root: string) =>
-    `; the body was sent wrapped in ${JSON.stringify(root)}${dev(" (the writer's rootProperty): if the server wants another root key, set the model's entityName or the writer's rootProperty")}`,
 };
+
+/** A 400 to a body wrapped in a root key: what it was wrapped in (kept in production: it is what was sent). */
+export function wrappedIn(root: string): string {
+  return `; the body was sent wrapped in ${JSON.stringify(root)}${dev(" (the writer's rootProperty): if the server wants another root key, set the model's entityName or the writer's rootProperty")}`;
+}
 
 export function noUrl(action: string): string {
   return `${action} failed: no url is configured${dev(`; give the proxy a url (e.g. { url: '/users' }) or an api entry for "${action}"`)}`;
@@ -156,7 +159,7 @@ export function missingTemplateValue(action: string, url: string, name: string, 
 /** An id or url template value that cannot be one path segment. */
 export function badSegment(action: string, what: string, value: unknown): string {
   if (typeof value === 'number' && Number.isFinite(value)) {
-    return `${action} failed: the ${what} ${value} cannot be put in a url: it is beyond the integers JavaScript numbers hold exactly (2^53)${dev(", so it may not be the server's id; have the server send such ids as strings")}`;
+    return `${action} failed: the ${what} ${value} cannot be put in a url${dev(': it is beyond the integers JavaScript numbers hold exactly (2^53)', ': beyond 2^53')}${dev(", so it may not be the server's id; have the server send such ids as strings")}`;
   }
   if (typeof value === 'string') {
     return `${action} failed: the ${what} ${JSON.stringify(value)} cannot be put in a url${dev(': as a path segment it reads as "." or "..", which would step out of the collection')}`;

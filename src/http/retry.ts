@@ -5,6 +5,7 @@
 import { ProxyError, ownError } from '../errors/ProxyError.js';
 import { aborted, afterTries, earlierApplied } from '../errors/messages.js';
 import { isPlainObject } from '../util/options.js';
+import { dev } from '../util/dev.js';
 import type { Exchange, Layer } from './types.js';
 
 export interface RetryOptions {
@@ -33,7 +34,7 @@ export const DEFAULT_RETRY: NormalizedRetry = {
 const KEYS = Object.keys(DEFAULT_RETRY);
 
 export const isRetry = {
-  expect: 'an integer or { limit: integer, methods, statusCodes: 100-599, backoffLimit, delay }',
+  expect: `an integer or ${dev('{ limit: integer, methods, statusCodes: 100-599, backoffLimit, delay }', 'a retry config')}`,
   test: (v: unknown): boolean => {
     if (typeof v === 'number') return Number.isInteger(v) && v >= 0;
     if (!isPlainObject(v)) return false;

@@ -8,6 +8,7 @@ import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import type { Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
+import { dev } from '../util/dev.js';
 import { define, put } from '../util/path.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
@@ -134,7 +135,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     if (cached) return cached;
     const declared = this.proxy;
     if (declared === undefined) {
-      throw new TypeError(`${this.getEntityName()} has no proxy: declare one, e.g. static override proxy = { type: 'rest', url: '/users' }`);
+      throw new TypeError(`${this.getEntityName()} has no proxy${dev(": declare one, e.g. static override proxy = { type: 'rest', url: '/users' }")}`);
     }
     const proxy = createProxy(declared);
     proxy.model ??= this;
@@ -348,7 +349,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    */
   async reload(options: PersistOptions = {}): Promise<this> {
     const id = this.getId();
-    if (!isValidId(id) || this.phantom) throw new TypeError(`${entityNameOf(recordInfo(this).model)}.reload: the record has no id yet (it is new); save it first`);
+    if (!isValidId(id) || this.phantom) throw new TypeError(`${entityNameOf(recordInfo(this).model)}.reload: the record has no id yet (it is new)${dev('; save it first')}`);
     const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
     const sent = now();
     await proxyOf(this, options).read(operation);

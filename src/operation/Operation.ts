@@ -1,6 +1,7 @@
 import type { ProxyError } from '../errors/ProxyError.js';
 import type { CreateRequest } from '../model/writeState.js';
 import { newKey } from '../util/ids.js';
+import { dev } from '../util/dev.js';
 import { assignOptions, is, isPlainObject, option, type OptionSchema } from '../util/options.js';
 import { SEND, WRITE_STATE } from './protocol.js';
 import type { Request } from './Request.js';
@@ -115,7 +116,7 @@ export class Operation<R extends RecordLike = RecordLike> {
 
   constructor(config: OperationConfig<R>) {
     if (!isPlainObject(config) || config.action === undefined) {
-      throw new TypeError('Operation: the config must be an object with an action ("create", "read", "update" or "destroy")');
+      throw new TypeError(`Operation: the config must be an object with an action${dev(' ("create", "read", "update" or "destroy")')}`);
     }
     assignOptions(this, 'Operation', schema, config);
   }

@@ -4,7 +4,7 @@
  * committing a write's records.
  */
 import { ProxyError, type ProxyErrorDetails, type ProxyErrorKind } from '../errors/ProxyError.js';
-import { badShape, HINTS, htmlAnswer, httpFailed, invalidJson, redirectedWrite, serverSaidNo, writeFailed } from '../errors/messages.js';
+import { badShape, HINTS, htmlAnswer, httpFailed, invalidJson, redirectedWrite, serverSaidNo, wrappedIn, writeFailed } from '../errors/messages.js';
 import type { Exchange } from '../http/types.js';
 import { commitWrite } from '../operation/commit.js';
 import { ERASE } from '../operation/protocol.js';
@@ -72,7 +72,7 @@ export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exc
     // Field errors beside success: false (Ext's servers) are a validation failure, as a 422's are.
     const reader = proxy.proxy.reader;
     const { fieldErrors } = reader.readError(reader.transform && body !== undefined ? reader.transform(body) : body);
-    throw fail(fieldErrors ? 'validation' : 'server', request, serverSaidNo(proxy.describe(request), resultSet.message, fieldErrors) + (fieldErrors ? HINTS.validation : ''), {
+    throw fail(fieldErrors ? 'validation' : 'server', request, serverSaidNo(proxy.describe(request), resultSet.message, fieldErrors) + dev(fieldErrors ? HINTS.validation : ''), {
       ...details(), body, fieldErrors, mayHaveBeenApplied: false,
     });
   }
@@ -231,21 +231,19 @@ function httpError(proxy: AnswerContext, request: Request, response: Response, t
   });
 }
 
+/** What an error answer's message adds: the explanation (development build only), the root key a 400 was sent in, the tries a 5xx took. */
 function hint(proxy: AnswerContext, request: Request, status: number, kind: ProxyErrorKind): string {
-  if (kind === 'conflict') return HINTS.conflict;
-  if (kind === 'validation') return HINTS.validation;
-  switch (status) {
-    case 400: {
-      const body = request.jsonData;
-      const keys = isPlainObject(body) ? Object.keys(body) : [];
-      const root = keys.length === 1 && request.action !== 'read' && proxy.proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
-      return root === undefined ? '' : HINTS.rootKey(root);
-    }
-    case 401: return HINTS[401];
-    case 403: return HINTS[403];
-    case 404: return HINTS[404](request.action === 'read');
-    case 405: return HINTS[405](request.method);
-    case 415: return HINTS[415];
-    default: return proxy.retriedHint(request, status);
-  }
+  if (kind === 'conflict' || kind === 'validation' || [401, 403, 404, 405, 415].includes(status)) return dev(explanation(request, status, kind));
+  if (status !== 400) return proxy.retriedHint(request, status);
+  const body = request.jsonData;
+  const keys = isPlainObject(body) ? Object.keys(body) : [];
+  const root = keys.length === 1 && request.action !== 'read' && proxy.proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
+  return root === undefined ? '' : wrappedIn(root);
+}
+
+function explanation(request: Request, status: number, kind: ProxyErrorKind): string {
+  if (kind === 'conflict' || kind === 'validation') return HINTS[kind];
+  if (status === 404) return HINTS[404](request.action === 'read');
+  if (status === 405) return HINTS[405](request.method);
+  return status === 401 || status === 403 || status === 415 ? HINTS[status] : '';
 }

@@ -79,7 +79,7 @@ function describePath(path: BodyPath, name: string): string {
 function toTotal(value: unknown, where: string): number {
   const total = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (Number.isSafeInteger(total) && Number(total) >= 0) return Number(total);
-  throw new ReadShapeError(`${where} is ${describeValue(value)}, not a number of records (a whole number, 0 or more)`);
+  throw new ReadShapeError(`${where} is ${describeValue(value)}, not a number of records${dev(' (a whole number, 0 or more)')}`);
 }
 
 function firstString(values: unknown[]): string | undefined {

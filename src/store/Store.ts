@@ -10,6 +10,7 @@ import type { Proxy } from '../proxy/Proxy.js';
 import { Observable } from '../util/events.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
+import { dev } from '../util/dev.js';
 import { checkFieldNames } from './fieldNames.js';
 import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
@@ -25,7 +26,7 @@ function ignore(): void {
 }
 
 function gone(model: ModelClass<Model<object>>, what: string): TypeError {
-  return new TypeError(`Store of ${model.getEntityName()}: ${what}() after destroy(); make a new Store`);
+  return new TypeError(`Store of ${model.getEntityName()}: ${what}() after destroy()${dev('; make a new Store')}`);
 }
 
 // The option properties come from StoreConfig (declared once there, with their documentation).
@@ -120,7 +121,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     }
     if (this.autoLoad !== false) {
       if (this.proxy === undefined && this.model.proxy === undefined) {
-        throw new TypeError(`Store: autoLoad needs a proxy, and neither the store nor its model (${this.model.getEntityName()}) has one; give the store a proxy, or the model a static proxy`);
+        throw new TypeError(`Store: autoLoad needs a proxy, and neither the store nor its model (${this.model.getEntityName()}) has one${dev('; give the store a proxy, or the model a static proxy')}`);
       }
       const options = this.autoLoad === true ? {} : this.autoLoad;
       queueMicrotask(() => {

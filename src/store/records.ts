@@ -12,6 +12,7 @@ import { mayBeGone, mayExist } from '../model/writeState.js';
 import { WRITE_STATE } from '../operation/protocol.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { describeValue, isPlainObject } from '../util/options.js';
+import { dev } from '../util/dev.js';
 import { idKey, keyOf, RecordList } from './list.js';
 import type { LoadOptions, StoreEvents } from './options.js';
 import type { Store } from './Store.js';
@@ -197,7 +198,7 @@ export class StoreRecords<M extends Model> {
     return list.map((item: unknown) => {
       if (item instanceof model) return item;
       const name = model.getEntityName();
-      if (item instanceof Model) throw new TypeError(`Store of ${name}: cannot add a record of ${item.getModelClass().getEntityName()}; make a record of the store's model instead`);
+      if (item instanceof Model) throw new TypeError(`Store of ${name}: cannot add a record of ${item.getModelClass().getEntityName()}${dev("; make a record of the store's model instead")}`);
       if (!isPlainObject(item)) throw new TypeError(`Store of ${name}: expected a record or an object of values, got ${describeValue(item)}`);
       return new model(item);
     });

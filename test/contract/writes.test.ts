@@ -571,6 +571,7 @@ describe('7. Ids beyond 2^53', () => {
     expect(error.kind).toBe('parse');
     expect(error.message).toMatch(NAMES_THE_ID);
     expect(error.message).toMatch(/string/i);
+    expect(error.message).toMatch(/the id 900719925474099[23] \(as JSON\.parse read it\), beyond/);
   });
 
   it('Model.load of such an id fails with kind "parse"', async () => {

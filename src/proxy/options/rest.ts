@@ -1,6 +1,7 @@
 /** The options of the Rest proxy (RestProxy), declared once. */
 import type { Action } from '../../operation/types.js';
 import { is, option, type Schema } from '../../util/options.js';
+import { dev } from '../../util/dev.js';
 import { actionMethodsOption, ajaxSchema, type AjaxProxyConfig } from './ajax.js';
 
 /**
@@ -42,7 +43,7 @@ export const restOptions = {
   ...ajaxSchema,
   actionMethods: actionMethodsOption(REST_METHODS),
   appendId: option(is.boolean, () => true),
-  format: option({ expect: 'a string of letters and digits (e.g. "json")', test: (v) => typeof v === 'string' && /^[\w-]*$/.test(v) }),
+  format: option({ expect: `a string of letters and digits${dev(' (e.g. "json")')}`, test: (v) => typeof v === 'string' && /^[\w-]*$/.test(v) }),
   trailingSlash: option(is.boolean, () => false),
   preset: option(is.string),
 } satisfies Schema<RestProxyConfig>;
