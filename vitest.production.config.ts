@@ -1,14 +1,13 @@
 /**
  * The unit suites against the production build (dist/prod/, the `production` export condition):
  * every import of src/ is served from dist/prod/ instead, so that the same tests run against the
- * code a production bundle contains (messages without explanations, internal names shortened).
+ * code a production bundle contains (messages without explanations).
  *
  *   npm run build && npx vitest run --config vitest.production.config.ts test/store test/model test/contract test/proxy
  *
  * Not part of `npm test`. Expected to fail there: the tests that assert a development explanation
  * (6 of 608 at 7ac9551: the unsafe-id advice, the relative url, the redirect's fix, a record of
- * another model, destroy()). test/store/mergeLoaded.test.ts is left out: it calls an internal
- * function with its internal option names, which the production build shortens.
+ * another model, destroy()).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +33,7 @@ export default defineConfig({
   plugins: [production],
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/soak/**', 'node_modules/**', '**/*.browser.test.ts', 'test/store/mergeLoaded.test.ts', 'test/build/**', 'test/architecture.test.ts'],
+    exclude: ['test/soak/**', 'node_modules/**', '**/*.browser.test.ts', 'test/build/**', 'test/architecture.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

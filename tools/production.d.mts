@@ -1,8 +1,4 @@
-/** The internal property names the production build renames (see tools/production.mjs). */
-export declare const INTERNAL_NAMES: readonly string[];
-/** Each internal name and its short name. */
-export declare const SHORT_NAMES: ReadonlyMap<string, string>;
-/** The code of one module (JavaScript or TypeScript) as the production build has it: each dev(explanation, short) replaced by short, or '', and the INTERNAL_NAMES renamed. */
+/** The code of one module (JavaScript or TypeScript) as the production build has it: each dev(explanation, short) replaced by short, or ''. */
 export declare function toProduction(code: string, fileName: string): string;
 /** dist/**\/*.js to dist/prod/**\/*.js, each through toProduction. */
 export declare function buildProduction(dist: string): Promise<void>;
