@@ -7,7 +7,9 @@
  *
  * patch is a patch file to apply to a copy of src/, or `worktree` (the default): src/ at HEAD (as
  * "src") against the uncommitted src/ of the working tree (as "patched"). Scenarios: batched, unbatched,
- * load (typed, every field read), load-untyped (default: batched, unbatched, load).
+ * batched-cold (the store of each run let go, so that the gc before the next collects its records,
+ * as the bench's "records collected" row), load (typed, every field read), load-untyped (default:
+ * batched, unbatched, load).
  */
 import { execFileSync, fork } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -71,7 +73,7 @@ async function main() {
         while (next < list.length) await work(list[next++]);
       }));
     };
-    const syncVariant = (name, lib, proxyConfig, options) => {
+    const syncVariant = (name, lib, proxyConfig, options, cold = false) => {
       const { typed } = libModels(lib);
       const proxy = new lib.RestProxy({ url: `${base}/users`, ...proxyConfig });
       return {
@@ -81,7 +83,7 @@ async function main() {
           store.add(items());
           const result = await timed(() => store.sync(options));
           if (store.getRange().some((record) => record.phantom)) throw new Error(`${name}: records left unsaved`);
-          return { ...result, keep: store }; // held until the next run (see alternate in cases.mjs)
+          return { ...result, keep: cold ? undefined : store }; // held until the next run (see alternate in cases.mjs)
         },
       };
     };
@@ -109,6 +111,11 @@ async function main() {
         syncVariant('src', libs.src, { batchActions: true }),
         syncVariant('patched', libs.patched, { batchActions: true }),
       ],
+      'batched-cold': () => [
+        { name: 'raw bulk POST', run: () => timed(async () => (await fetch(`${base}/users`, { method: 'POST', headers, body: JSON.stringify(items()) })).json()) },
+        syncVariant('src', libs.src, { batchActions: true }, undefined, true),
+        syncVariant('patched', libs.patched, { batchActions: true }, undefined, true),
+      ],
       unbatched: () => [
         { name: 'raw POSTs', run: () => timed(() => pool(items(), async (item) => (await fetch(`${base}/users`, { method: 'POST', headers, body: JSON.stringify(item) })).json())) },
         syncVariant('src', libs.src, {}, { concurrency: 4 }),
@@ -133,7 +140,7 @@ async function main() {
         loadVariant('patched', libs.patched, false),
       ],
     };
-    const defaultRuns = { batched: 31, unbatched: 9, load: 21, 'load-untyped': 21 };
+    const defaultRuns = { batched: 31, 'batched-cold': 31, unbatched: 9, load: 21, 'load-untyped': 21 };
     for (const scenario of scenarioArg.split(',')) {
       const variants = scenarios[scenario]?.();
       if (!variants) throw new Error(`unknown scenario ${scenario}`);

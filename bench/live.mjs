@@ -5,7 +5,16 @@
  * - One edit, awaited until a subscriber has the new snapshot (one subscriber, as `useStore`
  *   has; the median edit of each run, so that a run is not one descheduling of the process), at 1,000 and 100,000 records, the store unsorted and locally sorted by `name`, the edit
  *   of `name` (the sort key) and of `age` (another field). Floor: one copy of the array a view
- *   shows (section 8 wants a new `records` array), handed over in a microtask.
+ *   shows (section 8 wants a new `records` array), handed over in a microtask. Beside it (no
+ *   target): TanStack DB (`@tanstack/db`, a dev dependency of the bench) read as `useLiveQuery`
+ *   reads it: the same rows in a local-only collection, a live query of it (unsorted, or
+ *   `orderBy` name), and the observer React's adapter subscribes to in `wholesale` mode, its
+ *   snapshot (`data`, a new array) read in the listener as `useSyncExternalStore` reads it; the
+ *   edit is `collection.update(key, draft => ...)`. One collection, the unsorted live query and
+ *   then the sorted one alone on it, each in alternated rounds of its own with the floor. At
+ *   100,000 an edit takes a large part of a second (and a sorted live query seconds to build),
+ *   so one edit per run and 4 runs, to keep the section short; at 1,000 a quarter as many edits
+ *   per run, each timed alone (hundreds of µs: no `batch` needed for the browser's clock).
  * - Local sort, filter and group of 100,000: `store.sort('name', 'ASC')`, `store.filter('name',
  *   value)`, `store.group('name')` + `getGroups()`, against `Array.prototype.sort` with a key
  *   comparator, `Array.prototype.filter` reading the raw field, and that sort plus one pass
@@ -23,6 +32,9 @@ function random(seed) {
   };
 }
 
+/** The prefix of the TanStack DB variants' names (bench/run.mjs prints them as a column). */
+export const TANSTACK = 'TanStack DB: ';
+
 const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
@@ -30,6 +42,10 @@ const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
  * clock counts in steps of 5 µs, too coarse for one edit of 1,000 records).
  */
 export async function liveSection({ lib, url, quick, gc, log, batch = 1 }) {
+  const tanstack = await import('@tanstack/db').catch((error) => {
+    log(`live: TanStack DB left out (${error.message})`);
+    return undefined;
+  });
   const { typed: User } = libModels(lib);
   const loadStore = async (n, config = {}) => {
     const store = new lib.Store({ model: User, proxy: new lib.RestProxy({ url: url(n) }), pageSize: 0, ...config });
@@ -102,6 +118,58 @@ export async function liveSection({ lib, url, quick, gc, log, batch = 1 }) {
         return { edit: median(times) * 1000 };
       },
     };
+    /**
+     * TanStack DB as a React app reads it: a live query of `source` (its own copy of the rows in
+     * a local-only collection) and the observer `useLiveQuery` subscribes to (wholesale: the
+     * listener re-reads the snapshot, as `useSyncExternalStore` does).
+     */
+    const tanstackView = async (source, ordered) => {
+      const { createLiveQueryCollection, createLiveQueryObserver } = tanstack;
+      const query = createLiveQueryCollection({ query: (q) => (ordered ? q.from({ u: source }).orderBy(({ u }) => u.name) : q.from({ u: source })), startSync: true });
+      await query.preload();
+      const observer = createLiveQueryObserver(query, { mode: 'wholesale' });
+      const view = { source, last: observer.getSnapshot(), told: undefined };
+      observer.subscribe(() => {
+        view.last = observer.getSnapshot();
+        view.told?.();
+      });
+      if (view.last.data.length !== n) throw new Error(`live: TanStack DB shows ${view.last.data.length} of ${n}`);
+      view.close = async () => {
+        observer.dispose();
+        await query.cleanup();
+      };
+      return view;
+    };
+    // At 100,000 an edit takes a large part of a second: one edit per run, and fewer rounds. An
+    // edit takes hundreds of µs even at 1,000: timed one by one (no `batch`), and fewer of them.
+    const large = n >= 100_000;
+    const tanstackCase = (name, view, field) => {
+      const perRun = large ? 1 : Math.ceil(edits / 4);
+      return {
+        name,
+        async run() {
+          const times = [];
+          for (let i = 0; i < perRun; i++) {
+            const key = rows[Math.floor(rand() * n)].id;
+            const current = view.source.get(key)[field];
+            let value = current;
+            while (value === current) value = field === 'name' ? NAMES[Math.floor(rand() * NAMES.length)] : 18 + Math.floor(rand() * 60);
+            const before = view.last;
+            const heard = new Promise((resolve) => {
+              view.told = resolve;
+            });
+            const t0 = performance.now();
+            view.source.update(key, (draft) => {
+              draft[field] = value;
+            });
+            await heard;
+            times.push(performance.now() - t0);
+            if (view.last === before || view.last.data.length !== n) throw new Error('live: TanStack DB did not give its subscriber a new snapshot');
+          }
+          return { edit: median(times) * 1000 };
+        },
+      };
+    };
     const variants = [
       floor,
       editCase('unsorted, edit of name', unsorted, 'name'),
@@ -111,6 +179,24 @@ export async function liveSection({ lib, url, quick, gc, log, batch = 1 }) {
     ];
     const samples = await alternate(variants, { warmup: quick ? 1 : 2, runs: quick ? 3 : 9, gc });
     out.edit[n] = summarize(samples, floor.name);
+    if (tanstack) {
+      // One collection of the rows; the unsorted live query, then the sorted one, each alone on it
+      // (an edit updates every live query of a collection), each in rounds of its own with the floor.
+      const source = tanstack.createCollection(tanstack.localOnlyCollectionOptions({ id: `users-${n}`, getKey: (row) => row.id, initialData: await rowsOf(n) }));
+      for (const [ordered, store] of [[false, 'unsorted'], [true, 'sorted by name']]) {
+        const view = await tanstackView(source, ordered);
+        const cases = [
+          floor,
+          tanstackCase(`${TANSTACK}${store}, edit of name${ordered ? ' (the sort key)' : ''}`, view, 'name'),
+          tanstackCase(`${TANSTACK}${store}, edit of age`, view, 'age'),
+        ];
+        const runs = large ? (quick ? 2 : 4) : quick ? 3 : 9;
+        const { [floor.name]: _floor, ...measured } = summarize(await alternate(cases, { warmup: 1, runs, gc }), floor.name);
+        Object.assign(out.edit[n], measured);
+        await view.close();
+      }
+      await source.cleanup();
+    }
     log(`live n=${n}: ${Object.entries(out.edit[n]).map(([name, s]) => `${name} ${s.edit.median.toFixed(0)} µs`).join(', ')}`);
   }
 

@@ -5,7 +5,10 @@
  *
  *   node bench/profile.mjs <scenario> [repeat] [top]
  *
- * scenarios: load-untyped, load-typed-read, floor, sync-batched, sync-unbatched, raw-posts
+ * scenarios: load-untyped, load-typed-read, floor, sync-batched, sync-batched-cold, sync-unbatched,
+ * raw-bulk, raw-posts. sync-batched-cold: before each run, the previous run's store is let go and
+ * collected (as the bench's "records collected" row; the store of 1,000 new records is made in
+ * the profile, after the gc).
  * The library is bundled unminified (names and src lines stay readable), the bench server runs
  * in its own process, and the profiled process runs the scenario `repeat` times after a warm-up.
  * Set BENCH_KEEP_PROFILE=<dir> to keep the .cpuprofile (open it in Chrome DevTools), and
@@ -186,6 +189,7 @@ async function target(scenario, base, libPath, repeatText, outDir) {
       },
     },
     'sync-batched': { setup: newStore({ batchActions: true }), run: async (store) => (await store.sync(), store.getCount()) },
+    'sync-batched-cold': { cold: true, setup: newStore({ batchActions: true }), run: async (store) => (await store.sync(), store.getCount()) },
     'sync-unbatched': { setup: newStore({}), run: async (store) => (await store.sync({ concurrency: 4 }), store.getCount()) },
     'raw-bulk': {
       setup: newItems,
@@ -216,7 +220,7 @@ async function target(scenario, base, libPath, repeatText, outDir) {
   if (!chosen) throw new Error(`unknown scenario ${scenario}; one of ${Object.keys(scenarios).join(', ')}`);
   const setup = chosen.setup ?? (() => undefined);
   for (let i = 0; i < 3; i++) await chosen.run(setup()); // warm-up
-  const states = Array.from({ length: repeat }, () => setup());
+  const states = chosen.cold ? [] : Array.from({ length: repeat }, () => setup());
   globalThis.gc?.();
   const session = new Session();
   session.connect();
@@ -224,7 +228,14 @@ async function target(scenario, base, libPath, repeatText, outDir) {
   await post('Profiler.enable');
   await post('Profiler.setSamplingInterval', { interval: 200 });
   await post('Profiler.start');
-  for (const state of states) await chosen.run(state);
+  if (chosen.cold) {
+    for (let i = 0; i < repeat; i++) {
+      globalThis.gc?.();
+      await chosen.run(setup());
+    }
+  } else {
+    for (const state of states) await chosen.run(state);
+  }
   const { profile } = await post('Profiler.stop');
   writeFileSync(join(outDir, `${scenario}.cpuprofile`), JSON.stringify(profile));
   session.disconnect();

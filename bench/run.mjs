@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { TARGETS, measureAll } from './bundle-size.mjs';
 import { median as medianOf } from './cases.mjs';
+import { TANSTACK } from './live.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
@@ -238,7 +239,7 @@ if (results.sync) {
 for (const [live, env] of [[results.live, ''], [results.liveBrowser, ' (browser)']]) {
   if (!live) continue;
   for (const [variant, summary] of Object.entries(live.edit[100000] ?? {})) {
-    if (variant.startsWith('floor')) continue;
+    if (variant.startsWith('floor') || variant.startsWith(TANSTACK)) continue;
     target(`live edit 100k, ${variant}${env}`, summary.edit.ratio, 1.5, 'x one copy of the array', 'until a subscriber is told');
   }
   const query = live.query;
@@ -399,12 +400,19 @@ if (!live) continue;
 out.push('', `## 6. A live UI, ${env}: one edit until a subscriber has the new snapshot (µs per edit; one subscriber, as useStore has)`);
 const liveRows = [];
 for (const [n, variants] of Object.entries(live.edit)) {
+  const floor = Object.entries(variants).find(([variant]) => variant.startsWith('floor'))[1];
   for (const [variant, summary] of Object.entries(variants)) {
-    liveRows.push([Number(n).toLocaleString('en-US'), variant, summary.edit.runs.length, summary.edit.median.toFixed(0), variant.startsWith('floor') ? '1.00x' : x(summary.edit.ratio)]);
+    if (variant.startsWith('floor') || variant.startsWith(TANSTACK)) continue;
+    const tanstack = variants[`${TANSTACK}${variant}`];
+    liveRows.push([
+      Number(n).toLocaleString('en-US'), variant, summary.edit.runs.length, floor.edit.median.toFixed(0), summary.edit.median.toFixed(0), x(summary.edit.ratio),
+      tanstack ? tanstack.edit.runs.length : '-', tanstack ? Math.round(tanstack.edit.median).toLocaleString('en-US') : '-', tanstack ? x(tanstack.edit.ratio) : '-',
+    ]);
   }
 }
-out.push(table(['N', 'variant', 'runs', 'µs', 'x floor'], liveRows, ['r', 'l', 'r', 'r', 'r']));
+out.push(table(['N', 'store, edit', 'runs', 'floor µs', 'rest-proxy µs', 'x floor', 'TanStack DB runs', 'TanStack DB µs', 'x floor'], liveRows, ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
 out.push('Floor: one copy of the records array (section 8 wants a new `records` array for a visible change), handed over in a microtask. Sorted: `store.sort(\'name\')`; an edit of name moves the record.');
+out.push('TanStack DB 0.15 (no target): a local-only collection of the same rows, a live query (sorted: `orderBy` name) and the observer `useLiveQuery` subscribes to, its snapshot read in the listener; `collection.update(key, draft => ...)` until then; one collection, each live query alone on it, in rounds of its own with the floor (x floor: against the floor of those rounds). At 100,000: one edit per run, 4 runs; at 1,000 a quarter as many edits per run as rest-proxy\'s, each timed alone.');
 out.push('', `### Local sort, filter and group of 100,000 (ms), ${env}`);
 out.push(table(
   ['operation', 'floor', 'rest-proxy', 'x floor'],

@@ -70,6 +70,7 @@ export function validateRecord(record: ValueHolder): FieldErrors {
  */
 export function invalidError(record: ValueHolder & Internals, action: Action): ProxyError | undefined {
   const errors = validateRecord(record);
+  if (errors === NO_ERRORS) return undefined; // no rules: nothing to list (a sync checks every record)
   const fields = Object.entries(errors);
   if (fields.length === 0) return undefined;
   metaOf(record).errors = errors;

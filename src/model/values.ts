@@ -88,9 +88,10 @@ export function readServerValues(record: ValueHolder, info: ModelInfo, serverDat
   }
   const mapped = info.mappedRoots;
   for (const key in serverData) {
-    if (!Object.hasOwn(serverData, key) || key === '__proto__') continue;
+    // A field's key first: most of an answer's keys are (one Map lookup, then the next key).
+    if (info.byName.has(key) || mapped.has(key) || !Object.hasOwn(serverData, key) || key === '__proto__') continue;
     const value = serverData[key];
-    if (!info.byName.has(key) && !mapped.has(key) && !(written !== undefined && written[key] === value)) (out ??= {})[key] = value;
+    if (!(written !== undefined && written[key] === value)) (out ??= {})[key] = value;
   }
   return out;
 }

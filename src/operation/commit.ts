@@ -15,7 +15,7 @@ export function idKey(model: ModelClassLike): string {
   return field?.mapping ?? model.idProperty;
 }
 
-function matchItems(records: readonly RecordLike[], items: readonly Record<string, unknown>[], writerClientIdProperty: string | undefined): (Record<string, unknown> | undefined)[] {
+function matchItems(records: readonly RecordLike[], items: readonly Record<string, unknown>[], writerClientIdProperty: string | undefined): readonly (Record<string, unknown> | undefined)[] {
   const model = records[0]?.getModelClass();
   const clientIdProperty = model?.clientIdProperty ?? writerClientIdProperty;
   if (clientIdProperty !== undefined && items.some((item) => item[clientIdProperty] !== undefined)) {
@@ -26,7 +26,7 @@ function matchItems(records: readonly RecordLike[], items: readonly Record<strin
     }
     return records.map((record) => byClientId.get(record.clientId));
   }
-  return records.map((_, index) => items[index]);
+  return items; // by position (an item past the last record is not read)
 }
 
 /**

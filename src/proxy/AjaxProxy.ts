@@ -283,7 +283,7 @@ export class AjaxProxy extends ServerProxy {
 
   /** With `etag`, a record that has an ETag goes alone, with its If-Match. */
   protected override goesAlone(action: Action, record: RecordLike): boolean {
-    return super.goesAlone(action, record) || (this.etag && action !== 'create' && record.etag !== undefined);
+    return super.goesAlone(action, record) || (action !== 'create' && this.etag && record.etag !== undefined);
   }
 }
 
