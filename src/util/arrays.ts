@@ -2,7 +2,7 @@
 
 /**
  * Whether `copyWithin` moves an array's items as one block (it does in Chromium 156; Node 20's
- * moves them one by one, 30 times slower than two splices): unknown until the first long move,
+ * moves them one by one, about 50 times slower than two splices): unknown until the first long move,
  * which it times (a coarse clock or a pause reads as slow: then splices).
  */
 let blockCopy: boolean | undefined;
