@@ -12,7 +12,8 @@ export function moveItem<T>(array: T[], from: number, to: number): void {
   const item = array[from];
   const count = Math.abs(to - from);
   if (item === undefined) return;
-  if (blockCopy ?? count > 16_383) {
+  // Without a clock (no `performance`): splices.
+  if (blockCopy ?? (count > 16_383 && typeof performance === 'object')) {
     const t0 = performance.now();
     array.copyWithin(Math.min(from, to + 1), Math.min(from + 1, to), Math.max(from, to + 1));
     array[to] = item;

@@ -40,3 +40,15 @@ describe('moveItem moves one item and shifts those between by one', () => {
     for (const length of [1, 2, 3, 10, 100]) for (let from = 0; from < length; from++) for (let to = 0; to < length; to++) expectMoved(moveItem, length, from, to);
   });
 });
+
+describe('without a clock (no global performance)', () => {
+  it('moves by splices, never timing', async () => {
+    vi.stubGlobal('performance', undefined);
+    try {
+      const moveItem = await fresh();
+      for (const [a, b] of [[0, 39_999], [39_999, 0], [100, 103]] as const) expectMoved(moveItem, 40_000, a, b);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
