@@ -40,7 +40,7 @@ export const users = new Store({ model: User });
  */
 export const TARGETS = { typicalApp: 26 * 1024, restProxyOnly: 14 * 1024 };
 export const BUDGETS = { library: 38.21 * 1024, typicalApp: 35.4 * 1024, restProxyOnly: 17.0 * 1024 };
-export const DEV_BUDGETS = { library: 40.37 * 1024, typicalApp: 37.36 * 1024, restProxyOnly: 18.95 * 1024 };
+export const DEV_BUDGETS = { library: 40.38 * 1024, typicalApp: 37.37 * 1024, restProxyOnly: 18.95 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {
