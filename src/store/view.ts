@@ -14,13 +14,16 @@ import type { Filter, Sorter } from '../operation/types.js';
 import type { Group } from './options.js';
 import { valueTest } from '../util/filtering.js';
 import { compareText, textOf } from '../util/sorting.js';
+import { moveItem } from '../util/arrays.js';
 
-/** What the view knows of a listed record: where it came (ord), whether it is shown, its sort keys. */
+/** What the view knows of a listed record: where it came (ord), whether it is shown, its sort keys, where it was last seen in the view's arrays. */
 interface Entry<M> {
   readonly record: M;
   readonly ord: number;
   shown: boolean;
   keys: unknown[];
+  at: number;
+  shownAt: number;
 }
 
 type Read<M> = (record: M) => unknown;
@@ -210,11 +213,11 @@ export class RecordView<M extends Model<object>> {
     }
     const index = this.#indexed();
     for (const record of records) {
-      const entry: Entry<M> = { record, ord: this.#nextOrd++, shown: this.#test?.(record) ?? true, keys: this.#keysOf(record) };
+      const entry: Entry<M> = { record, ord: this.#nextOrd++, shown: this.#test?.(record) ?? true, keys: this.#keysOf(record), at: 0, shownAt: 0 };
       index.set(record, entry);
       this.#pending.delete(record);
-      if (this.#ordered) this.#own(this.#ordered).splice(this.#search(this.#ordered, entry), 0, record);
-      if (this.#shown && entry.shown) this.#own(this.#shown).splice(this.#search(this.#shown, entry), 0, record);
+      if (this.#ordered) this.#own(this.#ordered).splice((entry.at = this.#search(this.#ordered, entry)), 0, record);
+      if (this.#shown && entry.shown) this.#own(this.#shown).splice((entry.shownAt = this.#search(this.#shown, entry)), 0, record);
     }
   }
 
@@ -231,7 +234,7 @@ export class RecordView<M extends Model<object>> {
       const entry = index.get(record);
       // Not indexed (the index was made after it left the list): found by identity.
       for (const array of [this.#ordered, entry?.shown === false ? undefined : this.#shown]) {
-        const at = array === undefined ? -1 : entry === undefined ? array.indexOf(record) : this.#locate(array, entry);
+        const at = array === undefined ? -1 : entry === undefined ? array.indexOf(record) : this.#locate(array, entry, array !== this.#ordered);
         if (array !== undefined && at !== -1) this.#own(array).splice(at, 1);
       }
       index.delete(record);
@@ -255,7 +258,7 @@ export class RecordView<M extends Model<object>> {
       const entries: Entry<M>[] = new Array<Entry<M>>(all.length);
       for (let ord = 0; ord < all.length; ord++) {
         const record = all[ord];
-        if (record !== undefined) entries[ord] = { record, ord, shown: true, keys: keysOf(record) };
+        if (record !== undefined) entries[ord] = { record, ord, shown: true, keys: keysOf(record), at: ord, shownAt: 0 };
       }
       entries.sort(compare);
       const ordered = new Array<M>(entries.length);
@@ -275,17 +278,23 @@ export class RecordView<M extends Model<object>> {
     if (this.#index !== undefined) return this.#index;
     const index = new Map<M, Entry<M>>();
     const all = this.all();
-    const entries = this.#entries ?? all.map((record, ord): Entry<M> => ({ record, ord, shown: true, keys: [] }));
-    for (const entry of entries) index.set(entry.record, entry);
+    const entries = this.#entries ?? all.map((record, ord): Entry<M> => ({ record, ord, shown: true, keys: [], at: ord, shownAt: 0 }));
+    entries.forEach((entry, at) => {
+      entry.at = at;
+      index.set(entry.record, entry);
+    });
     const shown = this.#shown;
     if (shown !== undefined) {
       // Marked from what is shown, not walked beside the list: a record may have left the list
       // already (the index is made at the first change, which can be its removal).
       for (const entry of entries) entry.shown = false;
-      for (const record of shown) {
+      shown.forEach((record, at) => {
         const entry = index.get(record);
-        if (entry !== undefined) entry.shown = true;
-      }
+        if (entry !== undefined) {
+          entry.shown = true;
+          entry.shownAt = at;
+        }
+      });
     }
     this.#nextOrd = Math.max(this.#nextOrd, all.length);
     return (this.#index = index);
@@ -307,16 +316,16 @@ export class RecordView<M extends Model<object>> {
         continue;
       }
       const ordered = this.#ordered;
-      const from = ordered !== undefined && moved ? this.#locate(ordered, entry) : -1;
-      const shownAt = this.#shown !== undefined && wasShown ? this.#locate(this.#shown, entry) : -1;
+      const from = ordered !== undefined && moved ? this.#locate(ordered, entry, false) : -1;
+      const shownAt = this.#shown !== undefined && wasShown ? this.#locate(this.#shown, entry, true) : -1;
       entry.keys = keys;
       entry.shown = show;
-      if (ordered !== undefined && from !== -1) this.#move(this.#own(ordered), from, entry);
+      if (ordered !== undefined && from !== -1) entry.at = this.#move(this.#own(ordered), from, entry);
       if (this.#shown === undefined) continue;
       const shown = this.#own(this.#shown);
-      if (shownAt !== -1 && show) this.#move(shown, shownAt, entry);
+      if (shownAt !== -1 && show) entry.shownAt = this.#move(shown, shownAt, entry);
       else if (shownAt !== -1) shown.splice(shownAt, 1);
-      else if (show) shown.splice(this.#search(shown, entry), 0, record);
+      else if (show) shown.splice((entry.shownAt = this.#search(shown, entry)), 0, record);
     }
     this.#pending.clear();
   }
@@ -332,17 +341,21 @@ export class RecordView<M extends Model<object>> {
     return copy;
   }
 
-  /** Move the record at `from` to its place by its entry. */
-  #move(array: M[], from: number, entry: Entry<M>): void {
+  /** Move the record at `from` to its place by its entry; where it went. */
+  #move(array: M[], from: number, entry: Entry<M>): number {
     const to = this.#search(array, entry, false, from);
-    if (to === from) return;
-    // Two splices: V8 moves the records between as one block (a loop pays a write barrier per record).
-    array.splice(from, 1);
-    array.splice(to, 0, entry.record);
+    moveItem(array, from, to);
+    return to;
   }
 
-  /** Where a record is in an array of the view (found by its keys as they were when placed). */
-  #locate(array: M[], entry: Entry<M>): number {
+  /** Where a record is in an array of the view (`inShown`: the records shown), near where it was last seen, or found by its keys as they were when placed. */
+  #locate(array: M[], entry: Entry<M>, inShown: boolean): number {
+    // Each record moved, added or removed since shifts it by one at most.
+    const seen = inShown ? entry.shownAt : entry.at;
+    for (let i = 0; i < 64; i++) {
+      if (array[seen + i] === entry.record) return seen + i;
+      if (seen >= i && array[seen - i] === entry.record) return seen - i;
+    }
     if (this.#byIdentity) return array.indexOf(entry.record);
     const at = this.#search(array, entry, true);
     return array[at] === entry.record ? at : array.indexOf(entry.record);
