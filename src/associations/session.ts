@@ -1,8 +1,9 @@
 /**
  * A Session: one record per (model, id) across the stores that use it. A store's load costs it
  * nothing per record: the records a store lists are found through that store (its id index), and
- * their edits, commits and erasures reach the session through the store's own hooks, which it
- * wraps. The session holds by itself (a WeakRef, forgotten by a FinalizationRegistry once
+ * their edits, commits and erasures reach the session through the link they keep of the store,
+ * which for a store of the session is the session's own forwarder (to the session, then to the
+ * store). The session holds by itself (a WeakRef, forgotten by a FinalizationRegistry once
  * collected, and a property naming it) only the records no store of it lists: those of
  * Model.load, nested reads and accessors, those added to a store, and those a store lets go.
  * New and edited records it holds strongly until they are synced. It keeps a store's records
@@ -11,7 +12,7 @@
  */
 import { BatchError } from '../errors/BatchError.js';
 import { ADOPT, HOLD, type Identity } from '../model/extensions.js';
-import { belongsTo, DATA, join, OWNERS, recordOwner, type OwnerHooks, type RecordOwner } from '../model/internal.js';
+import { belongsTo, DATA, join, OWNERS, recordOwner, RELIST, type OwnerHooks, type RecordOwner } from '../model/internal.js';
 import { Model } from '../model/Model.js';
 import { takeServerRecord } from '../model/persistence.js';
 import { Batch } from '../operation/Batch.js';
@@ -36,26 +37,40 @@ class Ids extends Map<IdKey, WeakRef<AnyModel>> {
   });
 }
 
+/** What a listing store's records link to: hooks that tell the session, then the store (while it lives). */
+type Forwarder = OwnerHooks & { [SESSION]: Session | undefined };
+
 /** A store of the session, as the session keeps it: weakly, but for a listing store's records. */
 interface Member {
   readonly records: WeakRef<StoreRecords<AnyModel>>;
-  /** A store that lists records for the session (not an association's view over the keys): its records, held strongly (the store's box and pending changes, which do not hold the store). */
-  readonly listing: { readonly model: object; readonly box: { readonly all: readonly AnyModel[] }; readonly changes: PendingChanges<AnyModel> } | undefined;
+  /**
+   * A store that lists records for the session (not an association's view over the keys): its
+   * records, held strongly (the store's box and pending changes, which do not hold the store),
+   * and the forwarder its records link to.
+   */
+  readonly listing: { readonly model: object; readonly box: { readonly all: readonly AnyModel[] }; readonly changes: PendingChanges<AnyModel>; readonly via: Forwarder } | undefined;
+}
+
+/** A record of `changes` (removed, or kept off the page) with this key. */
+function pendingWith(changes: PendingChanges<AnyModel>, key: IdKey): AnyModel | undefined {
+  for (const records of [changes.removed, changes.offPage]) for (const record of records) if (idKey(record) === key) return record;
+  return undefined;
 }
 
 /**
  * Where a record the session holds by itself notes it (a property, not a WeakMap: no ephemeron
- * table), and where a listing store's hooks note the session they forward to.
+ * table), and where a listing store's forwarder notes the session (until the store is collected).
  */
 const SESSION: unique symbol = Symbol('rest-proxy.session');
 
 /** The session that holds the record, if any: its own, or the one of a store that lists it. */
 export function sessionOf(record: object): Session | undefined {
   const own: unknown = Reflect.get(record, SESSION);
-  if (own instanceof Session || !(record instanceof Model)) return own instanceof Session ? own : undefined;
-  const owners = record[OWNERS];
+  if (own instanceof Session) return own;
+  const owners = record instanceof Model ? record[OWNERS] : null;
+  if (owners === null) return undefined;
   for (const link of Array.isArray(owners) ? owners : [owners]) {
-    const session: unknown = link === null ? undefined : Reflect.get(link.deref() ?? {}, SESSION);
+    const session: unknown = Reflect.get(link.deref() ?? {}, SESSION);
     if (session instanceof Session) return session;
   }
   return undefined;
@@ -145,26 +160,26 @@ export class Session implements Identity {
     return record instanceof model ? record : undefined;
   }
 
-  /** The listing stores of `model` (but `except`), alive: a collected one's records are handed over now. */
-  *#listings(model: object, except?: Member): Generator<[StoreRecords<AnyModel>, NonNullable<Member['listing']>]> {
-    for (const member of this.#stores) {
-      const listing = member.listing;
-      if (listing === undefined || listing.model !== model || member === except) continue;
-      const records = member.records.deref();
-      if (records === undefined) this.#gone(member);
-      else yield [records, listing];
-    }
+  /** A listing store of `model` (not `except`) and its records, if it lives: a collected one's records are handed over now. */
+  #listing(member: Member, model: object, except?: Member): StoreRecords<AnyModel> | undefined {
+    if (member.listing?.model !== model || member === except) return undefined;
+    const records = member.records.deref();
+    if (records === undefined) this.#gone(member);
+    return records;
   }
 
   /** The record of `model` with this key: one held by itself, else one a listing store lists, removed or keeps off its page (unless `swept`: ADOPT holds those itself first). */
   #find(model: object, key: IdKey, except?: Member, swept = false): AnyModel | undefined {
     const held = this.#models.get(model)?.get(key)?.deref();
     if (held !== undefined) return held;
-    for (const [records, { changes }] of this.#listings(model, except)) {
-      const found = records.list.find(key) ?? (swept ? undefined : [...changes.removed, ...changes.offPage].find((record) => idKey(record) === key));
+    const stores = this.#stores.size;
+    for (const member of this.#stores) {
+      const records = this.#listing(member, model, except);
+      const found = records?.list.find(key) ?? (records === undefined || swept ? undefined : pendingWith(records.changes, key));
       if (found !== undefined) return found;
     }
-    return undefined;
+    // A collected store's records were handed over meanwhile: it may be one of them.
+    return stores === this.#stores.size ? undefined : this.#models.get(model)?.get(key)?.deref();
   }
 
   /** Every record of `model` the session holds now (new ones too). */
@@ -173,9 +188,12 @@ export class Session implements Identity {
     const add = (record: AnyModel | undefined): void => {
       if (record instanceof model) out.push(record);
     };
+    // Those the session holds by itself come from its map, after the stores (a collected one's are handed over on the way).
+    for (const member of this.#stores) {
+      const records = this.#listing(member, model);
+      if (records !== undefined) for (const record of [...records.list.all, ...records.changes.offPage, ...records.changes.removed]) if (!holdsItself(this, record)) add(record);
+    }
     for (const ref of this.#models.get(model)?.values() ?? []) add(ref.deref());
-    // A record the session holds by itself is in the map above.
-    for (const [, { box, changes }] of this.#listings(model)) for (const record of [...box.all, ...changes.offPage, ...changes.removed]) if (!holdsItself(this, record)) add(record);
     // New records without an id yet (those with one are in the map).
     for (const record of this.#strong) if (idKey(record) === undefined) add(record);
     return out;
@@ -183,50 +201,57 @@ export class Session implements Identity {
 
   /**
    * The store whose records these are is the session's (once): `session.sync()` sends its pending
-   * records. A listing store's hooks are wrapped to tell the session of the records it does not
-   * hold by itself, and its records are kept, to be held by the session once the store is collected.
+   * records. A listing store's records link to a forwarder the session holds, which tells the
+   * session of those it does not hold by itself, then the store (so that the session hears of
+   * them even once the store is collected, until it holds them itself); its records are kept, to
+   * be held by the session once the store is collected.
    */
   #enlist(from: StoreRecords<AnyModel>): Member {
     let member = this.#members.get(from);
     if (member !== undefined) return member;
     const { list, changes, owner } = from;
-    member = { records: new WeakRef(from), listing: views.has(from.host.store) ? undefined : { model: from.host.model(), box: list.box, changes } };
+    const its = owner.link;
+    const mine = this.#owner;
+    /** Whether the session hears of the record through this store (else through its own hooks). */
+    const through = (record: object): boolean => !holdsItself(this, record);
+    const via: Forwarder = {
+      [SESSION]: this,
+      proxy: () => its.deref()?.proxy(),
+      holds: (id, record) => its.deref()?.holds(id, record) === true || mine.holds(id, record),
+      afterEdit: (record, names) => {
+        if (through(record)) mine.afterEdit(record, names);
+        its.deref()?.afterEdit(record, names);
+      },
+      afterCommit: (record, names, created) => {
+        if (through(record)) mine.afterCommit(record, names, created);
+        its.deref()?.afterCommit(record, names, created);
+      },
+      afterReject: (record) => {
+        if (through(record)) mine.afterReject(record);
+        its.deref()?.afterReject(record);
+      },
+      afterErase: (record) => {
+        if (through(record)) mine.afterErase(record);
+        its.deref()?.afterErase(record);
+      },
+      afterChange: (record) => its.deref()?.afterChange(record),
+      [RELIST]: (record) => its.deref()?.[RELIST]?.(record),
+    };
+    member = { records: new WeakRef(from), listing: views.has(from.host.store) ? undefined : { model: from.host.model(), box: list.box, changes, via } };
     this.#members.set(from, member);
     this.#stores.add(member);
     if (member.listing === undefined) return member;
     this.#lost.register(from, member);
-    const mine = this.#owner;
-    const its: OwnerHooks = { ...owner };
-    /** Whether the session hears of the record through this store (else through its own hooks, or another store's). */
-    const through = (record: object): boolean => !holdsItself(this, record);
-    Object.assign(owner, {
-      [SESSION]: this,
-      holds: (id, record) => its.holds(id, record) || mine.holds(id, record),
-      afterEdit: (record, names) => {
-        if (through(record)) mine.afterEdit(record, names);
-        its.afterEdit(record, names);
-      },
-      afterCommit: (record, names, created) => {
-        if (through(record)) mine.afterCommit(record, names, created);
-        its.afterCommit(record, names, created);
-      },
-      afterReject: (record) => {
-        if (through(record)) mine.afterReject(record);
-        its.afterReject(record);
-      },
-      afterErase: (record) => {
-        if (through(record)) mine.afterErase(record);
-        its.afterErase(record);
-      },
-      left: (record) => this.#let(record),
-    } satisfies Partial<OwnerHooks> & { [SESSION]: Session });
+    // Before the store lists any record (this is its first HOLD or ADOPT): its records join through the forwarder.
+    Object.assign(owner, { link: new WeakRef(via), left: (record: object) => this.#let(record) });
     return member;
   }
 
   /** A listing store was collected: the records it still held are held by the session itself. */
   #gone(member: Member): void {
     if (!this.#stores.delete(member) || member.listing === undefined) return;
-    const { box, changes } = member.listing;
+    const { box, changes, via } = member.listing;
+    via[SESSION] = undefined; // its records are no longer found through it
     for (const record of [...box.all, ...changes.offPage, ...changes.removed]) this.#let(record);
   }
 
@@ -300,7 +325,11 @@ export class Session implements Identity {
     Reflect.set(record, SESSION, this);
     const key = idKey(record);
     if (key !== undefined) this.#keep(record, key);
+    const link = this.#owner.link;
     join(record, this.#owner);
+    // Told first, as when it held the record before a store listed it: its stores' listeners see its places updated.
+    const owners = record[OWNERS];
+    if (Array.isArray(owners) && owners[0] !== link) record[OWNERS] = [link, ...owners.filter((other) => other !== link)];
     this.#retain(record);
   }
 
@@ -350,12 +379,15 @@ export class Session implements Identity {
    * their page are held by the session itself first, so that a lookup is one per store.
    */
   #finder(model: object, except: Member | undefined): ((key: IdKey) => AnyModel | undefined) | undefined {
-    let any = (this.#models.get(model)?.size ?? 0) > 0;
-    for (const [, { changes }] of this.#listings(model, except)) {
+    let any = false;
+    for (const member of this.#stores) {
+      const records = this.#listing(member, model, except);
+      if (records === undefined) continue;
       any = true;
-      for (const record of [...changes.removed, ...changes.offPage]) if (!record.erased && !holdsItself(this, record)) this.#hold(record);
+      for (const record of [...records.changes.removed, ...records.changes.offPage]) if (!record.erased && !holdsItself(this, record)) this.#hold(record);
     }
-    return any ? (key) => this.#find(model, key, except, true) : undefined;
+    // After the look through the stores: a collected one's records were just handed over.
+    return any || (this.#models.get(model)?.size ?? 0) > 0 ? (key) => this.#find(model, key, except, true) : undefined;
   }
 
   /** The record's id may have changed (`edited`: setId or set, which may leave an old id to forget): it is found by its new id. */

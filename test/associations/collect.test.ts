@@ -6,9 +6,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/index.js';
 import { Session } from '../../src/associations.js';
-import { collected } from '../helpers/gc.js';
+import { collected, gc } from '../helpers/gc.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { serve, User } from './models.js';
+import { Post, serve, User } from './models.js';
 
 
 let server: TestServer;
@@ -91,5 +91,29 @@ describe('records a store lists (found through the store)', () => {
       return new WeakRef(store);
     })();
     expect(await collected([ref])).toBe(0);
+  });
+
+  it('between a store\'s collection and the task that hands its records over, they are still the session\'s', async () => {
+    server.db.posts?.push({ id: 1, title: 'one', userId: 1 });
+    const session = new Session();
+    const users = new Store({ model: User, session, pageSize: 0 });
+    await users.load();
+    const { post, ref } = await (async () => {
+      const posts = new Store({ model: Post, session, pageSize: 0 });
+      await posts.load();
+      return { post: posts.getById(1), ref: new WeakRef(posts) };
+    })();
+    let seen = false;
+    for (let round = 0; round < 30 && !seen; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      gc();
+      if (ref.deref() !== undefined) continue;
+      seen = true;
+      // Collected just now: no task has run since (the FinalizationRegistry's comes later).
+      expect(post?.session).toBe(session);
+      expect(post?.getUser()).toBe(users.getById(1));
+    }
+    expect(seen).toBe(true);
+    expect(await Post.load(1, { session })).toBe(post);
   });
 });

@@ -138,6 +138,21 @@ describe('the stores of one session', () => {
     expect(ann.posts().getRange()).toContain(post);
   });
 
+  it('a store\'s update listener sees the record already moved by its key, as before the session held it itself', async () => {
+    const session = new Session();
+    const users = await usersOf(session);
+    const posts = new Store({ model: Post, session, pageSize: 0 });
+    await posts.load();
+    const [ann, bob, post] = [row(users, 42), row(users, 7), row(posts, 1)];
+    // The association stores are made after the grid listed the post: the session holds it itself from then on.
+    expect(ann.posts().getRange()).toContain(post);
+    expect(bob.posts().getCount()).toBe(1);
+    const seen: boolean[] = [];
+    posts.on('update', () => seen.push(bob.posts().getRange().includes(post)));
+    post.set('userId', 7);
+    expect(seen).toEqual([true]);
+  });
+
   it('setId to the id of another store\'s row is refused', async () => {
     const session = new Session();
     await usersOf(session);
