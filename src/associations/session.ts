@@ -212,28 +212,20 @@ export class Session implements Identity {
     const { list, changes, owner } = from;
     const its = owner.link;
     const mine = this.#owner;
-    /** Whether the session hears of the record through this store (else through its own hooks). */
-    const through = (record: object): boolean => !holdsItself(this, record);
+    /** Tell the session of a record it does not hold by itself (else its own hooks tell it), then the store while it lives. */
+    const tell = (record: object, hear: (hooks: OwnerHooks) => void): void => {
+      if (!holdsItself(this, record)) hear(mine);
+      const store = its.deref();
+      if (store !== undefined) hear(store);
+    };
     const via: Forwarder = {
       [SESSION]: this,
       proxy: () => its.deref()?.proxy(),
       holds: (id, record) => its.deref()?.holds(id, record) === true || mine.holds(id, record),
-      afterEdit: (record, names) => {
-        if (through(record)) mine.afterEdit(record, names);
-        its.deref()?.afterEdit(record, names);
-      },
-      afterCommit: (record, names, created) => {
-        if (through(record)) mine.afterCommit(record, names, created);
-        its.deref()?.afterCommit(record, names, created);
-      },
-      afterReject: (record) => {
-        if (through(record)) mine.afterReject(record);
-        its.deref()?.afterReject(record);
-      },
-      afterErase: (record) => {
-        if (through(record)) mine.afterErase(record);
-        its.deref()?.afterErase(record);
-      },
+      afterEdit: (record, names) => tell(record, (hooks) => hooks.afterEdit(record, names)),
+      afterCommit: (record, names, created) => tell(record, (hooks) => hooks.afterCommit(record, names, created)),
+      afterReject: (record) => tell(record, (hooks) => hooks.afterReject(record)),
+      afterErase: (record) => tell(record, (hooks) => hooks.afterErase(record)),
       afterChange: (record) => its.deref()?.afterChange(record),
       [RELIST]: (record) => its.deref()?.[RELIST]?.(record),
     };
