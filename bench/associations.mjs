@@ -5,6 +5,9 @@
  * declarations: its store uses a Session, the other per-store identity). Alternated rounds,
  * medians, ratio = median of the per-round ratios (cases.mjs).
  *
+ * The same pair through a MemoryProxy (no HTTP, no JSON: the session's share weighs more) is
+ * measured after it and reported beside it (`memory`), not as a target.
+ *
  * The associated store is given a new Session per run: the default session is one (as
  * `Session.default` is made), but the previous run's records, kept alive as an app keeps its
  * data (see alternate), would turn every run after the first into a reload of records it holds.
@@ -13,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { alternate, summarize, TYPED_FIELDS } from './cases.mjs';
-import { FIELD_NAMES } from './data.mjs';
+import { FIELD_NAMES, makeUsers } from './data.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -41,8 +44,7 @@ export async function associationsSection({ libPath, url, n = 100_000, quick, gc
     static associations = { posts: lib.hasMany(() => Post, { foreignKey: 'userId', inverse: 'user' }) };
   }
   if (new lib.Store({ model: User }).session !== lib.Session.default) throw new Error('bench: the associated store does not use Session.default');
-  const proxy = new lib.RestProxy({ url: url(n) });
-  const variant = (name, model, session) => ({
+  const variant = (name, model, session, proxy) => ({
     name,
     async run() {
       const c0 = cpu();
@@ -59,9 +61,16 @@ export async function associationsSection({ libPath, url, n = 100_000, quick, gc
       return { load: t1 - t0, loadRead: t2 - t0, cpuLoad: c1 - c0, cpuLoadRead: cpu() - c0, keep: store };
     },
   });
-  const variants = [variant('unassociated', Plain, false), variant('associated', User, true)];
-  const samples = await alternate(variants, { warmup: quick ? 1 : 2, runs: quick ? 3 : 13, gc });
-  const summary = summarize(samples, 'unassociated');
-  log(`associations n=${n}: ${Object.entries(summary).map(([name, s]) => `${name} ${s.load.median.toFixed(1)} ms`).join(', ')}; ratio ${summary.associated.load.ratio.toFixed(3)}`);
-  return { n, ...summary };
+  // A proxy per variant: a proxy reads records of the model it was first used with (proxy.model),
+  // so a shared one would make the associated store copy every row into a record of its own model.
+  const pair = async (proxy, suffix) => {
+    const variants = [variant(`unassociated${suffix}`, Plain, false, proxy()), variant(`associated${suffix}`, User, true, proxy())];
+    return summarize(await alternate(variants, { warmup: quick ? 1 : 2, runs: quick ? 3 : 13, gc }), `unassociated${suffix}`);
+  };
+  const summary = await pair(() => new lib.RestProxy({ url: url(n) }), '');
+  const rows = makeUsers(n);
+  const memory = await pair(() => new lib.MemoryProxy({ data: rows }), ' (memory)');
+  const line = (s) => `${Object.entries(s).map(([name, t]) => `${name} ${t.load.median.toFixed(1)} ms`).join(', ')}; ratio ${Object.values(s)[1].load.ratio.toFixed(3)}`;
+  log(`associations n=${n}: ${line(summary)}; MemoryProxy: ${line(memory)}`);
+  return { n, ...summary, memory };
 }

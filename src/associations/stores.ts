@@ -30,8 +30,15 @@ const made = new WeakMap<object, Map<string, AssociationStore | JoinView>>();
 /** Where each join record is counted now, per manyToMany. */
 const joined = new WeakMap<object, Map<Link, JoinView>>();
 
+/** The links some owner's store was made for: a record whose key links have none needs no placing. */
+const used = new WeakSet<Link>();
+/** The association stores (views over the keys): a session finds its records through the other stores it has. */
+export const views = new WeakSet<Store<Model>>();
+
 /** Keep the store of `link` of this owner (one per owner and association). */
 export function register(owner: Model, link: Link, store: AssociationStore | JoinView): void {
+  used.add(link);
+  if (store instanceof Store) views.add(store);
   let stores = made.get(owner);
   if (stores === undefined) made.set(owner, (stores = new Map()));
   stores.set(link.name, store);
@@ -99,6 +106,11 @@ export function place(session: Session, record: Model, names: readonly string[] 
     if (link.kind === 'manyToMany') moveJoin(record, link, store instanceof AssociationStore ? undefined : store, otherChanged);
     else move(record, link, asView(store));
   }
+}
+
+/** Whether records of `model` may have an association store to be listed in (place() may list them somewhere). */
+export function placing(model: object): boolean {
+  return keyLinksOf(model).some((link) => link.kind !== 'belongsTo' && used.has(link));
 }
 
 /** The record is gone: it leaves every association store. */

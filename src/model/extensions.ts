@@ -9,7 +9,6 @@ import type { BatchOptions, Proxy } from '../proxy/Proxy.js';
 import type { Operation } from '../operation/Operation.js';
 import type { SyncOptions } from '../store/options.js';
 import type { SyncHost } from '../store/sync.js';
-import type { RecordOwner } from './internal.js';
 import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import type { ModelClass } from './types.js';
 
@@ -17,20 +16,20 @@ import type { ModelClass } from './types.js';
 export const ADOPT: unique symbol = Symbol('rest-proxy.adopt');
 /** @internal A session holds a record a store lists (Identity). */
 export const HOLD: unique symbol = Symbol('rest-proxy.hold');
-/** @internal A store uses the session (Identity): `session.sync()` sends its pending records. */
-export const ENLIST: unique symbol = Symbol('rest-proxy.enlist');
 
 /**
  * One record per (model, id) across stores: a `Session` of `rest-proxy/associations`. Its
  * members are internal (symbols the package does not export).
  */
 export interface Identity {
-  /** @internal A load's records as the session's ones (one per id; nested data read). `owner`: the loading store's. */
-  [ADOPT]<M extends Model>(model: ModelClass<M>, records: M[], owner?: RecordOwner): M[];
-  /** @internal A store lists the record: the session holds it (a TypeError for a record of another session). */
-  [HOLD](record: Model): void;
-  /** @internal A store of the session is made. */
-  [ENLIST]?(store: object): void;
+  /** @internal A load's records as the session's ones (one per id; nested data read). `from`: the loading store's records (StoreRecords). */
+  [ADOPT]<M extends Model>(model: ModelClass<M>, records: M[], from?: object): M[];
+  /**
+   * @internal A store lists the record: the session holds it (a TypeError for a record of another
+   * session). `from`: the store's records (StoreRecords): the store is then the session's, and
+   * `session.sync()` sends its pending records (as it does for a store `from` of ADOPT).
+   */
+  [HOLD](record: Model, from?: object): void;
 }
 
 /** What the core asks of an outbox a model is attached to: its records' writes go through it. */

@@ -33,6 +33,8 @@ export interface OwnerHooks {
   /** Anything visible about the record changed (values, saving, errors): for subscriptions. */
   afterChange(record: object): void;
   [RELIST]?(record: object): void;
+  /** It let the record go (a session then holds it by itself: rest-proxy/associations). */
+  left?(record: object): void;
 }
 
 /**
@@ -155,6 +157,7 @@ export function join(record: Internals, owner: RecordOwner): void {
 /** A store lets the record go. */
 export function unjoin(record: Internals, owner: RecordOwner): void {
   unlink(record, owner.link);
+  owner.left?.(record);
 }
 
 function unlink(record: Internals, link: OwnerLink): void {

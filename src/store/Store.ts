@@ -1,6 +1,6 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
-import { ENLIST, extensions } from '../model/extensions.js';
+import { extensions } from '../model/extensions.js';
 import { belongsTo, now, unjoin } from '../model/internal.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import type { Batch } from '../operation/Batch.js';
@@ -62,7 +62,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     super();
     const { data, ...rest } = isPlainObject(config) ? config : { data: undefined };
     applyOptions(this, 'Store', storeSchema, isPlainObject(config) ? rest : config);
-    (this.session ??= extensions.defaultSession?.(this.model))?.[ENLIST]?.(this);
+    this.session ??= extensions.defaultSession?.(this.model);
     if (!this.remoteSort) checkFieldNames(this.model, 'sorters', this.sorters);
     if (!this.remoteFilter) checkFieldNames(this.model, 'filters', this.filters);
     if (!this.remoteGroup && this.groupField !== undefined) checkFieldNames(this.model, 'groupField', [{ property: this.groupField }]);

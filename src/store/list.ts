@@ -39,18 +39,19 @@ export function idKey(record: Model<object>): IdKey | undefined {
 }
 
 export class RecordList<M extends Model<object>> {
-  #all: M[] = [];
+  /** The records, in an object of their own: a session may hold it without the view (whose sorters and filters may hold the store). */
+  readonly box: { all: M[] } = { all: [] };
   /** What the local sorters and filters show, kept as records change. */
-  readonly view = new RecordView<M>(() => this.#all);
+  readonly view = new RecordView<M>(() => this.all);
   #byId: Map<IdKey, M> | null = null;
 
   /** Every record, in the order added or loaded. Changed in place: call `arrange(..., true)` after. */
   get all(): M[] {
-    return this.#all;
+    return this.box.all;
   }
 
   set all(records: M[]) {
-    this.#all = records;
+    this.box.all = records;
     this.view.invalidate();
   }
 
@@ -66,7 +67,7 @@ export class RecordList<M extends Model<object>> {
   find(key: IdKey, except?: M): M | undefined {
     if (this.#byId === null) {
       const map = new Map<IdKey, M>();
-      for (const record of this.#all) {
+      for (const record of this.all) {
         const id = record === except ? undefined : idKey(record);
         if (id !== undefined && !(record.phantom && map.has(id))) map.set(id, record);
       }
@@ -93,7 +94,7 @@ export class RecordList<M extends Model<object>> {
 
   /** Insert records at an index (bounded to the list), indexed by id. */
   insert(index: number, records: readonly M[]): void {
-    const all = this.#all;
+    const all = this.all;
     const at = Math.max(0, Math.min(index, all.length));
     all.splice(at, 0, ...records);
     for (const record of records) this.index(record);
@@ -106,7 +107,7 @@ export class RecordList<M extends Model<object>> {
    */
   take(wanted: ReadonlySet<M>): { record: M; shownAt: number; at: number }[] {
     const taken: { record: M; shownAt: number; at: number }[] = [];
-    const all = this.#all;
+    const all = this.all;
     const visible = this.visible;
     // Where each record is shown, found once rather than by a search per removed record.
     const shown = visible === all || wanted.size === 1 ? undefined : new Map(visible.map((record, index) => [record, index]));
@@ -120,7 +121,7 @@ export class RecordList<M extends Model<object>> {
       this.unindex(record);
     });
     if (taken.length > 0) {
-      this.#all = kept;
+      this.box.all = kept;
       this.view.removed(taken.map(({ record }) => record));
     }
     return taken;

@@ -152,7 +152,7 @@ export const storeSchema = {
   groupDir: option(isDirection, () => 'ASC'),
   autoLoad: option({ expect: 'a boolean or load options', test: (v) => typeof v === 'boolean' || isPlainObject(v) }, () => false),
   autoSync: option(is.boolean, () => false),
-  session: option({ expect: 'a Session', test: (v) => typeof v === 'object' && v !== null && HOLD in v }),
+  session: option({ expect: 'a Session', test: (v) => HOLD in Object(v) }),
 } satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
 /** The options that have a default (never undefined). */

@@ -50,7 +50,7 @@ export class StoreRecords<M extends Model> {
   /** How the records reach their store (kept off the store's public face). */
   readonly owner: RecordOwner;
 
-  constructor(private readonly host: RecordsHost<M>) {
+  constructor(readonly host: RecordsHost<M>) {
     this.owner = recordOwner({
       proxy: () => host.proxy(),
       holds: (id, record) => {
@@ -221,7 +221,7 @@ export class StoreRecords<M extends Model> {
       if (holder !== undefined && holder !== record) throw new TypeError(`Store of ${this.host.model().getEntityName()}: a record with id ${key} is already in the store`);
       if (removed) this.changes.unremove(record);
       if (offPage !== -1) this.changes.offPage.splice(offPage, 1); // listed again: pending once
-      this.host.store.session?.[HOLD](record);
+      this.host.store.session?.[HOLD](record, this);
       batch.add(record);
       added.push(record);
     }
@@ -258,8 +258,7 @@ export class StoreRecords<M extends Model> {
       if (isPlainObject(item)) return recordFromServer(model, item);
       throw new ProxyError('parse', `the proxy read ${describeValue(item)} where a record was expected`);
     });
-    const session = this.host.store.session;
-    return session === undefined ? records : session[ADOPT](model, records, this.owner);
+    return this.host.store.session?.[ADOPT](model, records, this) ?? records;
   }
 
   /**
