@@ -133,7 +133,7 @@ export class AjaxProxy extends ServerProxy {
       proxy: this,
       describe: (request) => this.describe(request),
       retriedHint: (request, status) =>
-        status >= 500 && this.#retryable(request.action, request.method) && this.retry.statusCodes.includes(status) ? ` (after ${this.retry.limit + 1} tries)` : '',
+        status >= 500 && !request.operation.once && this.#retryable(request.action, request.method) && this.retry.statusCodes.includes(status) ? ` (after ${this.retry.limit + 1} tries)` : '',
     };
     return { send, features, headers, answer, sharing };
   }

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Model, RestProxy, Store } from '../../src/index.js';
-import { belongsTo, hasMany, type Accessor } from '../../src/associations.js';
+import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
 import { BatchError } from '../../src/index.js';
 import { MemoryStorage, Outbox } from '../../src/offline.js';
 import { startTestServer, type TestServer } from '../server/index.js';
@@ -86,5 +86,41 @@ describe('a child of a phantom parent, through the outbox', () => {
     await outbox.flush();
     expect(rows('books')).toEqual([expect.objectContaining({ title: 'two', authorId: ann.getId() })]);
     expect(requestLines(server)).toEqual(['POST /authors', 'POST /authors', 'POST /books']);
+  });
+
+  it('session.sync() goes through the outbox for attached models: the writes are entries, kept when the server fails, sent parents first once it answers', async () => {
+    const { Author, Book, outbox } = await attachedModels();
+    server.db['authors']?.push({ id: 1, name: 'old' }, { id: 2, name: 'bo' });
+    const session = new Session();
+    const authors = new Store({ model: Author, session, pageSize: 0 });
+    const books = new Store({ model: Book, session, pageSize: 0 });
+    await authors.load();
+    // A new author and its new book in two stores, and an edited author that a store lists.
+    const [ann] = authors.add({ name: 'ann' });
+    const [book] = books.add({ title: 'one' });
+    book!.setAuthor(ann!);
+    authors.getById(1)!.set('name', 'OLD');
+    // And an edited record no store lists.
+    const bo = await Author.load(2, { session });
+    bo.set('name', 'BO');
+    server.respond('POST', '/authors', { status: 503, body: { message: 'busy' } }, { times: 1 });
+    const error = await rejectionOf(session.sync());
+    expect(error).toBeInstanceOf(BatchError);
+    // Kept in the outbox, to be sent again: nothing lost, nothing failed for good.
+    expect(error instanceof BatchError && error.errors.every((each) => each.queued)).toBe(true);
+    // The outbox sent it once (its backoff replaces the proxy's retry), and the message says so.
+    expect(error instanceof BatchError && error.errors.map((each) => each.message)).toEqual([expect.not.stringMatching(/tries/)]);
+    expect(outbox.getSnapshot().failed).toBe(0);
+    await outbox.flush();
+    const annId = ann!.getId();
+    expect(rows('authors').map((row) => row['name']).sort()).toEqual(['BO', 'OLD', 'ann']);
+    expect(rows('books')).toEqual([expect.objectContaining({ title: 'one', authorId: annId })]);
+    // Each write once (the create twice: its first try was answered 503), the book after its author.
+    const lines = requestLines(server).filter((line) => !line.startsWith('GET'));
+    expect(lines.filter((line) => line === 'POST /authors')).toHaveLength(2);
+    expect(lines.filter((line) => line !== 'POST /authors').sort()).toEqual(['POST /books', 'PUT /authors/1', 'PUT /authors/2']);
+    expect(lines.indexOf('POST /books')).toBeGreaterThan(lines.lastIndexOf('POST /authors'));
+    expect([ann!.dirty, book!.dirty, authors.getById(1)!.dirty, bo.dirty]).toEqual([false, false, false, false]);
+    expect(outbox.getSnapshot()).toMatchObject({ pending: 0, sending: 0, failed: 0 });
   });
 });
