@@ -10,26 +10,21 @@
  * (not the store): once a store is collected without destroy(), the ones still alive are held
  * by the session itself, as those a store lets go are.
  */
-import { BatchError } from '../errors/BatchError.js';
-import { ProxyError } from '../errors/ProxyError.js';
-import { ADOPT, extensions, HOLD, type Identity } from '../model/extensions.js';
+import { ADOPT, HOLD, type Identity } from '../model/extensions.js';
 import { belongsTo, DATA, join, OWNERS, recordOwner, RELIST, type OwnerHooks, type RecordOwner } from '../model/internal.js';
 import { Model } from '../model/Model.js';
-import type { ModelClass } from '../model/types.js';
 import { takeServerRecord } from '../model/persistence.js';
-import { Batch } from '../operation/Batch.js';
-import { Operation } from '../operation/Operation.js';
+import type { Batch } from '../operation/Batch.js';
 import { idKey, keyOf, type IdKey } from '../store/list.js';
 import type { SyncOptions } from '../store/options.js';
 import type { PendingChanges } from '../store/pending.js';
 import { StoreRecords } from '../store/records.js';
 import type { Store } from '../store/Store.js';
-import { SHARED, type SyncShare } from '../store/sync.js';
 import { describeValue } from '../util/options.js';
 import { checkNested, readNested } from './nested.js';
 import { parentCreated, parentErased, settleReferences } from './references.js';
 import { place, placing, unplace, views } from './stores.js';
-import { syncGraph } from './sync.js';
+import { syncStores } from './sessionSync.js';
 
 type AnyModel = Model;
 /** A model's records by id, forgetting each id whose record was collected. */
@@ -271,54 +266,7 @@ export class Session implements Identity {
       if (store === undefined) this.#gone(member);
       else stores.push(store);
     }
-    const destroy: AnyModel[] = [];
-    const records = new Set<AnyModel>();
-    /** Which stores hear of each record's write. */
-    const hears = new Map<object, SyncShare[]>();
-    const shares: SyncShare[] = [];
-    // Models attached to an outbox (rest-proxy/offline) write through it: their stores' syncs and
-    // their records' saves are its entries (durable, kept when they fail), in its order.
-    const gated = (model: ModelClass<AnyModel>): boolean => extensions.outboxOf?.(model) !== undefined;
-    const queued: Promise<Batch | Operation>[] = [];
-    const inQueued = new Set<AnyModel>();
-    for (const store of stores) {
-      if (!gated(store.model)) continue;
-      for (const record of [...store.getNewRecords(), ...store.getUpdatedRecords()]) inQueued.add(record);
-      queued.push(store.sync(options));
-    }
-    for (const store of stores) {
-      if (gated(store.model)) continue;
-      const removed = store.getRemovedRecords().filter((record) => !record.erased);
-      const listed = [...store.getNewRecords(), ...store.getUpdatedRecords()];
-      if (removed.length + listed.length === 0) continue;
-      const share = store[SHARED]();
-      shares.push(share);
-      for (const record of [...removed, ...listed]) hears.set(record, [...(hears.get(record) ?? []), share]);
-      destroy.push(...removed);
-      for (const record of listed) records.add(record);
-    }
-    // Edited records no store lists (loaded by Model.load, or reached by an accessor).
-    for (const record of this.#strong) {
-      if (record.phantom || record.erased || !record.dirty || inQueued.has(record)) continue;
-      if (gated(record.getModelClass())) queued.push(record.save());
-      else records.add(record);
-    }
-    const wrote = (operation: Operation): void => {
-      if (operation.wasSuccessful()) for (const share of new Set(operation.records.flatMap((record) => hears.get(record) ?? []))) share.wrote(operation);
-    };
-    const graph = async (): Promise<Batch> => {
-      try {
-        const batch = await syncGraph({ create: [...records], destroy }, { ...options, onOperationComplete: wrote });
-        for (const share of shares) share.end(batch, undefined);
-        return batch;
-      } catch (error) {
-        for (const share of shares) share.end(error instanceof BatchError ? error.batch : new Batch(), error instanceof BatchError ? error : undefined);
-        throw error;
-      }
-    };
-    if (queued.length === 0) return graph();
-    if (records.size + destroy.length > 0) queued.push(graph());
-    return joinOutcomes(await Promise.allSettled(queued));
+    return syncStores(stores, this.#strong, options);
   }
 
   /** @internal Hold a record (a TypeError for a record of another session, or a second record with an id held). `from`: the records of the store that lists it. */
@@ -430,25 +378,3 @@ export class Session implements Identity {
   }
 }
 
-/** The outcomes of a session's syncs and saves as one Batch: resolved, or rejected with a BatchError of every failure. */
-function joinOutcomes(outcomes: PromiseSettledResult<Batch | Operation>[]): Batch {
-  const batch = new Batch();
-  for (const outcome of outcomes) {
-    const value = outcome.status === 'fulfilled' ? outcome.value : outcome.reason;
-    if (value instanceof Batch || value instanceof BatchError) {
-      const part = value instanceof Batch ? value : value.batch;
-      batch.operations.push(...part.operations);
-      batch.exceptions.push(...part.exceptions);
-      batch.unsent.push(...part.unsent);
-    } else if (value instanceof Operation) batch.operations.push(value);
-    else if (value instanceof ProxyError && value.operation !== undefined) {
-      value.operation.error ??= value;
-      batch.operations.push(value.operation);
-      batch.exceptions.push(value.operation);
-    } else throw value;
-  }
-  batch.isComplete = batch.unsent.length === 0;
-  const errors = batch.exceptions.flatMap((operation) => operation.error ?? []);
-  if (errors.length > 0) throw new BatchError(batch, errors);
-  return batch;
-}
