@@ -74,6 +74,49 @@ describe("a store's pending records and session.sync()", () => {
   });
 });
 
+describe('a store collected with pending records', () => {
+  it('an edited row kept off its page by another page load: its PUT is sent by session.sync()', async () => {
+    const session = new Session();
+    const ref = await (async () => {
+      const store = new Store({ model: User, session, pageSize: 1 });
+      await store.load();
+      store.getAt(0)?.set('name', 'edited');
+      await store.loadPage(2);
+      return new WeakRef(store);
+    })();
+    expect(await collected([ref])).toBe(0);
+    await session.sync();
+    expect(writes()).toEqual(['PUT /users/42']);
+  });
+
+  it('its removed row added to another store of the session before session.sync(): not destroyed', async () => {
+    const session = new Session();
+    const { ref, bob } = await (async () => {
+      const store = new Store({ model: User, session, pageSize: 0 });
+      await store.load();
+      const row = store.getById(7)!;
+      store.remove(row);
+      return { ref: new WeakRef(store), bob: row };
+    })();
+    expect(await collected([ref])).toBe(0);
+    const other = new Store({ model: User, session, pageSize: 0 });
+    other.add(bob);
+    await session.sync();
+    expect(writes()).toEqual([]);
+    expect(server.db.users).toHaveLength(3);
+  });
+
+  it('its new record: listed once by session.records, created once by two session.sync() calls', async () => {
+    const session = new Session();
+    const ref = await pendingThenDrop(session, false);
+    expect(await collected([ref])).toBe(0);
+    expect(session.records(User).filter((user) => user.phantom)).toHaveLength(1);
+    await Promise.all([session.sync(), session.sync()]);
+    await session.sync();
+    expect(writes().filter((line) => line === 'POST /users')).toHaveLength(1);
+  });
+});
+
 describe('collection', () => {
   it("a dropped store's clean rows are collectable even once an association store of theirs was made", async () => {
     const session = new Session();
