@@ -278,18 +278,19 @@ export class Session implements Identity {
 
   /** @internal Hold a record (a TypeError for a record of another session, or a second record with an id held). `from`: the records of the store that lists it. */
   [HOLD](record: AnyModel, from?: object): void {
-    if (from instanceof StoreRecords) {
-      this.#enlist(from);
-      this.#left.delete(record); // listed again: its store sends it
+    const listing = from instanceof StoreRecords;
+    if (listing) this.#enlist(from);
+    if (!holdsItself(this, record)) {
+      const held = sessionOf(record);
+      if (held !== undefined && held !== this) throw new TypeError(`${record.getModelClass().getEntityName()} ${describeValue(record.getId() ?? record.clientId)} belongs to another session: records of two sessions cannot be linked`);
+      const key = idKey(record);
+      const there = key === undefined ? undefined : this.#find(record.constructor, key);
+      if (there !== undefined && there !== record) throw new TypeError(`Session: it holds another ${record.getModelClass().getEntityName()} with id ${describeValue(key)}`);
+      this.#hold(record);
+      place(this, record, undefined);
     }
-    if (holdsItself(this, record)) return;
-    const held = sessionOf(record);
-    if (held !== undefined && held !== this) throw new TypeError(`${record.getModelClass().getEntityName()} ${describeValue(record.getId() ?? record.clientId)} belongs to another session: records of two sessions cannot be linked`);
-    const key = idKey(record);
-    const there = key === undefined ? undefined : this.#find(record.constructor, key);
-    if (there !== undefined && there !== record) throw new TypeError(`Session: it holds another ${record.getModelClass().getEntityName()} with id ${describeValue(key)}`);
-    this.#hold(record);
-    place(this, record, undefined);
+    // Listed again (after a collected store's hand-over, which the look above may run): its store sends it.
+    if (listing) this.#left.delete(record);
   }
 
   /** Hold the record itself: weakly while it is clean, found by its id. */
