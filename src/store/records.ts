@@ -63,9 +63,8 @@ export class StoreRecords<M extends Model> {
       afterCommit: (record, names, created) => this.#afterCommit(record, names, created),
       afterReject: (record) => {
         const own = this.#own(record);
-        const key = own === undefined ? undefined : idKey(own);
-        // Its id may be back to the one it had: indexed again on the next lookup.
-        if (key !== undefined && this.list.find(key) !== own) this.list.reindex();
+        // Its id may be back to the one it had (one it lists, not a removed one: a rejectChanges of many builds no index per record).
+        if (own !== undefined && !this.changes.removed.includes(own) && !this.changes.offPage.includes(own)) this.list.recheck(own);
         if (own !== undefined) host.emit('update', { store: host.store, record: own, operation: 'reject', modifiedFieldNames: [] });
       },
       afterErase: (record) => this.#afterErase(record),
