@@ -63,9 +63,10 @@ export class StoreRecords<M extends Model> {
       afterCommit: (record, names, created) => this.#afterCommit(record, names, created),
       afterReject: (record) => {
         const own = this.#own(record);
+        if (own === undefined) return;
         // Its id may be back to the one it had (one it lists, not a removed one: a rejectChanges of many builds no index per record).
-        if (own !== undefined && !this.changes.removed.includes(own) && !this.changes.offPage.includes(own)) this.list.recheck(own);
-        if (own !== undefined) host.emit('update', { store: host.store, record: own, operation: 'reject', modifiedFieldNames: [] });
+        if (!this.changes.removed.includes(own) && !this.changes.offPage.includes(own)) this.list.recheck(own);
+        host.emit('update', { store: host.store, record: own, operation: 'reject', modifiedFieldNames: [] });
       },
       afterErase: (record) => this.#afterErase(record),
       afterChange: (record) => host.changed(this.#own(record)),
@@ -213,8 +214,7 @@ export class StoreRecords<M extends Model> {
   insert(index: number, items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>): M[] {
     const batch = new Set<M>();
     for (const record of this.#toRecords(items)) {
-      const removed = this.changes.removed.includes(record);
-      if (batch.has(record) || (belongsTo(record, this.owner) && !removed && !this.changes.offPage.includes(record))) continue; // already here
+      if (batch.has(record) || (belongsTo(record, this.owner) && !this.changes.removed.includes(record) && !this.changes.offPage.includes(record))) continue; // already here
       const key = idKey(record);
       const holder = key === undefined ? undefined : this.list.find(key);
       if (holder !== undefined && holder !== record) throw new TypeError(`Store of ${this.host.model().getEntityName()}: a record with id ${key} is already in the store`);
@@ -224,11 +224,8 @@ export class StoreRecords<M extends Model> {
     // A record of another session refused before the session holds any of them.
     const session = this.host.store.session;
     if (session !== undefined) for (const record of [...added.filter((one) => one.session !== undefined && one.session !== session), ...added]) session[HOLD](record, this);
-    for (const record of added) {
-      this.changes.unremove(record);
-      const offPage = this.changes.offPage.indexOf(record);
-      if (offPage !== -1) this.changes.offPage.splice(offPage, 1); // listed again: pending once
-    }
+    for (const record of added) this.changes.unremove(record);
+    this.changes.offPage = this.changes.offPage.filter((record) => !batch.has(record)); // listed again: pending once
     this.list.insert(index, added);
     for (const record of added) join(record, this.owner);
     return added;

@@ -188,6 +188,26 @@ describe('two sessions', () => {
   });
 });
 
+describe('two sessions and nested reads', () => {
+  it("a nested author read in session B is not session A's row of that id", async () => {
+    server.db.posts = [{ id: 5, title: 'n', userId: 42, user: { id: 42, name: 'Ann (nested)' } }];
+    const [one, two] = [new Session(), new Session()];
+    const a = await usersOf(one);
+    const post = await Post.load(5, { session: two });
+    expect(post.getUser()).not.toBe(a.getById(42));
+    expect(post.getUser()?.session).toBe(two);
+    expect(a.getById(42)?.get('name')).toBe('Ann');
+  });
+
+  it("a post of session B cannot be pointed at a row of session A's store", async () => {
+    const [one, two] = [new Session(), new Session()];
+    const a = await usersOf(one);
+    const post = await Post.load(1, { session: two });
+    expect(() => post.setUser(a.getById(7)!)).toThrow(TypeError);
+    expect(post.get('userId')).toBe(42);
+  });
+});
+
 describe('hostile ids', () => {
   class Tag extends Model.define({ entityName: 'Tag', fields: { id: 'string', name: 'string' }, proxy: { type: 'memory' } }) {}
   it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('id %s: held and found, one per id', async (id) => {
