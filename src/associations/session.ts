@@ -18,7 +18,7 @@ import type { Batch } from '../operation/Batch.js';
 import { idKey, keyOf, type IdKey } from '../store/list.js';
 import type { SyncOptions } from '../store/options.js';
 import type { PendingChanges } from '../store/pending.js';
-import { StoreRecords } from '../store/records.js';
+import { StoreRecords, toDestroy } from '../store/records.js';
 import type { Store } from '../store/Store.js';
 import { describeValue } from '../util/options.js';
 import { checkNested, readNested } from './nested.js';
@@ -104,6 +104,8 @@ export class Session implements Identity {
   /** The stores that use the session (their pending records are its to send; a listing store's records are found through it). */
   readonly #stores = new Set<Member>();
   readonly #members = new WeakMap<object, Member>();
+  /** What a listing store collected without destroy() had pending, for session.sync(): new records (false), removed ones (true). */
+  readonly #left = new Map<AnyModel, boolean>();
   /** A listing store collected without destroy(): the session holds what it listed. */
   readonly #lost = new FinalizationRegistry<Member>((member) => this.#gone(member));
 
@@ -119,6 +121,7 @@ export class Session implements Identity {
       afterCommit: (record, names, created) => {
         if (!this.#mine(record)) return;
         if (created) {
+          this.#left.delete(record);
           this.#rekey(record, false);
           parentCreated(record);
         }
@@ -132,6 +135,7 @@ export class Session implements Identity {
       afterErase: (record) => {
         if (!this.#mine(record)) return;
         this.#strong.delete(record);
+        this.#left.delete(record);
         if (holdsItself(this, record)) forget(this.#ids(record.constructor), record);
         parentErased(record);
         unplace(record);
@@ -242,6 +246,9 @@ export class Session implements Identity {
     const { box, changes, via } = member.listing;
     via[SESSION] = undefined; // its records are no longer found through it
     for (const record of [...box.all, ...changes.offPage, ...changes.removed]) this.#let(record);
+    // Its new records and its removals stay pending: the next session.sync() sends them.
+    for (const record of [...box.all, ...changes.offPage]) if (record.phantom && !record.erased) this.#left.set(record, false);
+    for (const record of changes.removed) if (toDestroy(record)) this.#left.set(record, true);
   }
 
   /** A listing store let the record go: the session holds it itself, unless another of its stores lists it, or it holds another record of its id. */
@@ -266,20 +273,24 @@ export class Session implements Identity {
       if (store === undefined) this.#gone(member);
       else stores.push(store);
     }
-    return syncStores(stores, this.#strong, options);
+    return syncStores(stores, this.#strong, this.#left, options);
   }
 
   /** @internal Hold a record (a TypeError for a record of another session, or a second record with an id held). `from`: the records of the store that lists it. */
   [HOLD](record: AnyModel, from?: object): void {
-    if (from instanceof StoreRecords) this.#enlist(from);
-    if (holdsItself(this, record)) return;
-    const held = sessionOf(record);
-    if (held !== undefined && held !== this) throw new TypeError(`${record.getModelClass().getEntityName()} ${describeValue(record.getId() ?? record.clientId)} belongs to another session: records of two sessions cannot be linked`);
-    const key = idKey(record);
-    const there = key === undefined ? undefined : this.#find(record.constructor, key);
-    if (there !== undefined && there !== record) throw new TypeError(`Session: it holds another ${record.getModelClass().getEntityName()} with id ${describeValue(key)}`);
-    this.#hold(record);
-    place(this, record, undefined);
+    const listing = from instanceof StoreRecords;
+    if (listing) this.#enlist(from);
+    if (!holdsItself(this, record)) {
+      const held = sessionOf(record);
+      if (held !== undefined && held !== this) throw new TypeError(`${record.getModelClass().getEntityName()} ${describeValue(record.getId() ?? record.clientId)} belongs to another session: records of two sessions cannot be linked`);
+      const key = idKey(record);
+      const there = key === undefined ? undefined : this.#find(record.constructor, key);
+      if (there !== undefined && there !== record) throw new TypeError(`Session: it holds another ${record.getModelClass().getEntityName()} with id ${describeValue(key)}`);
+      this.#hold(record);
+      place(this, record, undefined);
+    }
+    // Listed again (after a collected store's hand-over, which the look above may run): its store sends it.
+    if (listing) this.#left.delete(record);
   }
 
   /** Hold the record itself: weakly while it is clean, found by its id. */
@@ -366,7 +377,8 @@ export class Session implements Identity {
   #changed(record: object, names: readonly string[] | undefined): void {
     if (!this.#mine(record)) return;
     const idEdited = names?.includes(record.getModelClass().idProperty) === true;
-    if (names === undefined || idEdited) this.#rekey(record, idEdited);
+    // A reject may have put back the id it had (rekeyed only then: the look through the ids is for a changed id).
+    if (names === undefined || idEdited) this.#rekey(record, true);
     this.#retain(record);
     place(this, record, names);
   }

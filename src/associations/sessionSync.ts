@@ -18,8 +18,8 @@ import { syncGraph } from './sync.js';
 
 type AnyModel = Model;
 
-/** Send what the stores list as pending and the other edited records of `strong`. */
-export async function syncStores(stores: readonly Store<AnyModel>[], strong: ReadonlySet<AnyModel>, options: SyncOptions): Promise<Batch> {
+/** Send what the stores list as pending, the other edited records of `strong`, and what collected stores `left` pending (true: to destroy). */
+export async function syncStores(stores: readonly Store<AnyModel>[], strong: ReadonlySet<AnyModel>, left: ReadonlyMap<AnyModel, boolean>, options: SyncOptions): Promise<Batch> {
   const destroy: AnyModel[] = [];
   const records = new Set<AnyModel>();
   /** Which stores hear of each record's write. */
@@ -50,6 +50,14 @@ export async function syncStores(stores: readonly Store<AnyModel>[], strong: Rea
   for (const record of strong) {
     if (record.phantom || record.erased || !record.dirty || inQueued.has(record)) continue;
     if (gated(record.getModelClass())) queued.push(record.save());
+    else records.add(record);
+  }
+  for (const [record, removed] of left) {
+    if (record.erased || inQueued.has(record)) continue;
+    if (gated(record.getModelClass())) queued.push(removed ? record.destroy() : record.save());
+    else if (removed) {
+      if (!destroy.includes(record)) destroy.push(record);
+    }
     else records.add(record);
   }
   const wrote = (operation: Operation): void => {

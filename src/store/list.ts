@@ -87,6 +87,12 @@ export class RecordList<M extends Model<object>> {
     if (this.#byId !== null && key !== undefined && this.#byId.get(key) === record) this.#byId.delete(key);
   }
 
+  /** The record's id may have changed back (a reject): the index, when built and not finding it by its id, is built again when next asked for. */
+  recheck(record: M): void {
+    const key = idKey(record);
+    if (key !== undefined && this.#byId?.get(key) !== record) this.#byId = null;
+  }
+
   /** Forget the id index (ids changed, or the list was replaced): built again when next asked for. */
   reindex(): void {
     this.#byId = null;

@@ -63,7 +63,10 @@ export class StoreRecords<M extends Model> {
       afterCommit: (record, names, created) => this.#afterCommit(record, names, created),
       afterReject: (record) => {
         const own = this.#own(record);
-        if (own !== undefined) host.emit('update', { store: host.store, record: own, operation: 'reject', modifiedFieldNames: [] });
+        if (own === undefined) return;
+        // Its id may be back to the one it had (one it lists, not a removed one: a rejectChanges of many builds no index per record).
+        if (!this.changes.removed.includes(own) && !this.changes.offPage.includes(own)) this.list.recheck(own);
+        host.emit('update', { store: host.store, record: own, operation: 'reject', modifiedFieldNames: [] });
       },
       afterErase: (record) => this.#afterErase(record),
       afterChange: (record) => host.changed(this.#own(record)),
@@ -209,22 +212,20 @@ export class StoreRecords<M extends Model> {
    * yet, a removed one taken back. Returns the records added; a TypeError for an id already held.
    */
   insert(index: number, items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>): M[] {
-    const added: M[] = [];
     const batch = new Set<M>();
     for (const record of this.#toRecords(items)) {
-      if (batch.has(record)) continue;
-      const removed = this.changes.removed.includes(record);
-      const offPage = this.changes.offPage.indexOf(record);
-      if (belongsTo(record, this.owner) && !removed && offPage === -1) continue; // already here
+      if (batch.has(record) || (belongsTo(record, this.owner) && !this.changes.removed.includes(record) && !this.changes.offPage.includes(record))) continue; // already here
       const key = idKey(record);
       const holder = key === undefined ? undefined : this.list.find(key);
       if (holder !== undefined && holder !== record) throw new TypeError(`Store of ${this.host.model().getEntityName()}: a record with id ${key} is already in the store`);
-      if (removed) this.changes.unremove(record);
-      if (offPage !== -1) this.changes.offPage.splice(offPage, 1); // listed again: pending once
-      this.host.store.session?.[HOLD](record, this);
       batch.add(record);
-      added.push(record);
     }
+    const added = [...batch];
+    // A record of another session refused before the session holds any of them.
+    const session = this.host.store.session;
+    if (session !== undefined) for (const record of [...added.filter((one) => one.session !== undefined && one.session !== session), ...added]) session[HOLD](record, this);
+    for (const record of added) this.changes.unremove(record);
+    this.changes.offPage = this.changes.offPage.filter((record) => !batch.has(record)); // listed again: pending once
     this.list.insert(index, added);
     for (const record of added) join(record, this.owner);
     return added;

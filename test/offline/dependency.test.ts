@@ -5,42 +5,24 @@
  * parent retried, both go, the child with the parent's id.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Model, RestProxy, Store } from '../../src/index.js';
-import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
-import { BatchError } from '../../src/index.js';
-import { MemoryStorage, Outbox } from '../../src/offline.js';
+import { BatchError, Store } from '../../src/index.js';
+import { Session } from '../../src/associations.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { proxyErrorOf, rejectionOf, requestLines } from './helpers.js';
+import { authorsAndBooks } from './authorsBooks.js';
+import { closeAll, proxyErrorOf, rejectionOf, requestLines } from './helpers.js';
 
 let server: TestServer;
-let outbox: Outbox | undefined;
 
 beforeEach(async () => {
   server = await startTestServer({ resources: { authors: [], books: [] } });
 });
 
 afterEach(async () => {
-  await outbox?.close();
-  outbox = undefined;
+  await closeAll();
   await server.close();
 });
 
-async function attachedModels() {
-  const proxy = (name: string) => new RestProxy({ url: `${server.url}/${name}`, idempotencyKey: true, timeout: 2_000 });
-  class Author extends Model.define({ entityName: 'Author', fields: { id: 'int', name: 'string' } }) {
-    static override proxy = proxy('authors');
-    static associations = { books: hasMany(() => Book, { foreignKey: 'authorId', inverse: 'author' }) };
-    declare books: Accessor<typeof Author.associations.books>;
-  }
-  class Book extends Model.define({ entityName: 'Book', fields: { id: 'int', title: 'string', authorId: 'int' } }) {
-    static override proxy = proxy('books');
-    static associations = { author: belongsTo(() => Author, { foreignKey: 'authorId', inverse: 'books' }) };
-    declare setAuthor: Accessor<typeof Book.associations.author, 'set'>;
-  }
-  outbox = new Outbox({ name: 'deps', storage: new MemoryStorage(), models: [Author, Book] });
-  await outbox.open();
-  return { Author, Book, outbox };
-}
+const attachedModels = () => authorsAndBooks(server, ['Author', 'Book']);
 
 const rows = (name: string) => server.db[name] ?? [];
 

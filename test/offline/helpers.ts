@@ -11,7 +11,8 @@ export function outboxProxy(server: TestServer, overrides: RestProxyConfig = {})
   return new RestProxy({ url: `${server.url}/items`, idempotencyKey: true, timeout: 2_000, ...overrides });
 }
 
-const opened: Outbox[] = [];
+/** The outboxes the tests opened, closed by closeAll(). */
+export const opened: Outbox[] = [];
 
 /** A fresh Item model attached to a new outbox over `storage` (a new one by default), opened. */
 export async function attached(server: TestServer, options: Partial<OutboxConfig> & { proxy?: RestProxyConfig } = {}) {
