@@ -17,6 +17,7 @@ import { SHARED, type SyncShare } from '../store/sync.js';
 import { syncGraph } from './sync.js';
 
 type AnyModel = Model;
+type Rec = Model<object>;
 
 /** Send what the stores list as pending, the other edited records of `strong`, and what collected stores `left` pending (true: to destroy). */
 export async function syncStores(stores: readonly Store<AnyModel>[], strong: ReadonlySet<AnyModel>, left: ReadonlyMap<AnyModel, boolean>, options: SyncOptions): Promise<Batch> {
@@ -27,38 +28,46 @@ export async function syncStores(stores: readonly Store<AnyModel>[], strong: Rea
   const shares: SyncShare[] = [];
   // Models attached to an outbox (rest-proxy/offline) write through it: their stores' syncs and
   // their records' saves are its entries (durable, kept when they fail), in its order.
-  const gated = (model: ModelClass<AnyModel>): boolean => extensions.outboxOf?.(model) !== undefined;
-  const queued: Promise<Batch | Operation>[] = [];
+  const gated = (model: ModelClass<Model<object>>): boolean => extensions.outboxOf?.(model) !== undefined;
+  const queued: (() => Promise<Batch | Operation>)[] = [];
   const inQueued = new Set<AnyModel>();
+  const listing: { store: Store<AnyModel>; removed: AnyModel[]; listed: AnyModel[] }[] = [];
   for (const store of stores) {
-    if (!gated(store.model)) continue;
-    for (const record of [...store.getNewRecords(), ...store.getUpdatedRecords()]) inQueued.add(record);
-    queued.push(store.sync(options));
-  }
-  for (const store of stores) {
-    if (gated(store.model)) continue;
     const removed = store.getRemovedRecords().filter((record) => !record.erased);
     const listed = [...store.getNewRecords(), ...store.getUpdatedRecords()];
     if (removed.length + listed.length === 0) continue;
-    const share = store[SHARED]();
-    shares.push(share);
-    for (const record of [...removed, ...listed]) hears.set(record, [...(hears.get(record) ?? []), share]);
+    if (gated(store.model)) {
+      for (const record of listed) inQueued.add(record);
+      queued.push(() => store.sync(options));
+    } else listing.push({ store, removed, listed });
+  }
+  for (const { removed, listed } of listing) {
     destroy.push(...removed);
     for (const record of listed) records.add(record);
   }
   // Edited records no store lists (loaded by Model.load, or reached by an accessor).
   for (const record of strong) {
     if (record.phantom || record.erased || !record.dirty || inQueued.has(record)) continue;
-    if (gated(record.getModelClass())) queued.push(record.save());
-    else records.add(record);
+    if (gated(record.getModelClass())) {
+      inQueued.add(record);
+      queued.push(() => record.save());
+    } else records.add(record);
   }
   for (const [record, removed] of left) {
     if (record.erased || inQueued.has(record)) continue;
-    if (gated(record.getModelClass())) queued.push(removed ? record.destroy() : record.save());
-    else if (removed) {
+    if (gated(record.getModelClass())) {
+      if (!removed) inQueued.add(record);
+      queued.push(() => (removed ? record.destroy() : record.save()));
+    } else if (removed) {
       if (!destroy.includes(record)) destroy.push(record);
-    }
-    else records.add(record);
+    } else records.add(record);
+  }
+  const across = crossings([...inQueued, ...records], gated);
+  if (across.length > 0) throw refusal(across);
+  for (const { store, removed, listed } of listing) {
+    const share = store[SHARED]();
+    shares.push(share);
+    for (const record of [...removed, ...listed]) hears.set(record, [...(hears.get(record) ?? []), share]);
   }
   const wrote = (operation: Operation): void => {
     if (operation.wasSuccessful()) for (const share of new Set(operation.records.flatMap((record) => hears.get(record) ?? []))) share.wrote(operation);
@@ -74,8 +83,9 @@ export async function syncStores(stores: readonly Store<AnyModel>[], strong: Rea
     }
   };
   if (queued.length === 0) return graph();
-  if (records.size + destroy.length > 0) queued.push(graph());
-  return joinOutcomes(await Promise.allSettled(queued));
+  const sent = queued.map((send) => send());
+  if (records.size + destroy.length > 0) sent.push(graph());
+  return joinOutcomes(await Promise.allSettled(sent));
 }
 
 /** The outcomes of a session's syncs and saves as one Batch: resolved, or rejected with a BatchError of every failure. */
@@ -99,4 +109,44 @@ function joinOutcomes(outcomes: PromiseSettledResult<Batch | Operation>[]): Batc
   const errors = batch.exceptions.flatMap((operation) => operation.error ?? []);
   if (errors.length > 0) throw new BatchError(batch, errors);
   return batch;
+}
+
+/**
+ * The records that wait, at any depth, for a new record on the other side of the outbox (one of
+ * an attached model and the other not), each with that record: neither the outbox nor the graph
+ * can order such a pair, so session.sync() refuses them before any request.
+ */
+function crossings(pending: readonly Rec[], gated: (model: ModelClass<Rec>) => boolean): [Rec, Rec][] {
+  const waitsFor = extensions.waitsFor;
+  const found: [Rec, Rec][] = [];
+  if (waitsFor === undefined) return found;
+  const seen = new Set<Rec>(pending);
+  const visit = [...pending];
+  for (let record = visit.pop(); record !== undefined; record = visit.pop()) {
+    for (const parent of waitsFor(record)) {
+      if (!parent.phantom || parent.erased) continue;
+      if (gated(parent.getModelClass()) !== gated(record.getModelClass())) found.push([record, parent]);
+      if (!seen.has(parent)) {
+        seen.add(parent);
+        visit.push(parent);
+      }
+    }
+  }
+  return found;
+}
+
+/** The BatchError of a refused session.sync(): kind 'config' for each record that waits across the outbox; nothing was sent. */
+function refusal(across: readonly [Rec, Rec][]): BatchError {
+  const batch = new Batch();
+  const errors = across.map(([record, parent]) => {
+    const name = (model: Rec): string => `${model.getModelClass().getEntityName()} ${model.clientId}`;
+    const error = new ProxyError('config', `session.sync() refused: ${name(record)} waits for the new ${name(parent)}, and only one of their models is attached to an Outbox; attach both, or save ${name(parent)} first; nothing was sent`, { mayHaveBeenApplied: false });
+    const operation = new Operation({ action: record.phantom ? 'create' : 'update', records: [record] });
+    operation.setException(error);
+    batch.operations.push(operation);
+    batch.exceptions.push(operation);
+    return error;
+  });
+  batch.isPaused = true;
+  return new BatchError(batch, errors);
 }

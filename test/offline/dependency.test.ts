@@ -5,11 +5,31 @@
  * parent retried, both go, the child with the parent's id.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BatchError, Store } from '../../src/index.js';
-import { Session } from '../../src/associations.js';
+import { BatchError, Model, RestProxy, Store } from '../../src/index.js';
+import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
+import { MemoryStorage, Outbox } from '../../src/offline.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { authorsAndBooks } from './authorsBooks.js';
-import { closeAll, proxyErrorOf, rejectionOf, requestLines } from './helpers.js';
+import { closeAll, opened, proxyErrorOf, rejectionOf, requestLines } from './helpers.js';
+
+// Not shared in a module: an exported function returning these classes cannot be named in declaration emit (tsconfig's declaration: true).
+/** Author and Book (hasMany/belongsTo over `authorId`) on `<server>/authors` and `/books`, those named in `attach` attached to a new outbox, opened. */
+async function authorsAndBooks(server: TestServer, attach: readonly ('Author' | 'Book')[], name = 'deps') {
+  const proxy = (path: string) => new RestProxy({ url: `${server.url}/${path}`, idempotencyKey: true, timeout: 2_000 });
+  class Author extends Model.define({ entityName: 'Author', fields: { id: 'int', name: 'string' } }) {
+    static override proxy = proxy('authors');
+    static associations = { books: hasMany(() => Book, { foreignKey: 'authorId', inverse: 'author' }) };
+    declare books: Accessor<typeof Author.associations.books>;
+  }
+  class Book extends Model.define({ entityName: 'Book', fields: { id: 'int', title: 'string', authorId: 'int' } }) {
+    static override proxy = proxy('books');
+    static associations = { author: belongsTo(() => Author, { foreignKey: 'authorId', inverse: 'books' }) };
+    declare setAuthor: Accessor<typeof Book.associations.author, 'set'>;
+  }
+  const outbox = new Outbox({ name, storage: new MemoryStorage(), models: attach.map((one) => (one === 'Author' ? Author : Book)) });
+  opened.push(outbox);
+  await outbox.open();
+  return { Author, Book, outbox };
+}
 
 let server: TestServer;
 
