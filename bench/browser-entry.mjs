@@ -21,5 +21,5 @@ window.runBench = (config) =>
     log: (line) => console.log(line),
   });
 window.runLive = (config) =>
-  liveSection({ lib, url: (n) => `/users/${n}`, quick: config.quick, batch: 10, gc: typeof window.gc === 'function' ? () => window.gc() : undefined, log: (line) => console.log(line) });
+  liveSection({ lib, url: (n) => `/users/${n}`, quick: config.quick, tanstack: config.tanstack, batch: 10, gc: typeof window.gc === 'function' ? () => window.gc() : undefined, log: (line) => console.log(line) });
 window.benchReady = true;

@@ -348,7 +348,7 @@ if (section === 'load') result = await loadSection();
 else if (section === 'sync') result = await syncSection();
 else if (section === 'url') result = await urlSection();
 else if (section === 'associations') result = await associationsSection({ libPath, url, quick, gc, now, cpu: () => cpuMs(), log });
-else if (section === 'live') result = await liveSection({ lib, url, quick, gc, log });
+else if (section === 'live') result = await liveSection({ lib, url, quick, gc, log, tanstack: process.env.BENCH_TANSTACK !== '0' });
 else if (section.startsWith('heap:')) result = await heapSection(section.slice('heap:'.length));
 else throw new Error(`unknown section ${section}`);
 done(result);

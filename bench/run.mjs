@@ -195,7 +195,7 @@ async function runBrowser({ load }) {
     // performance.now() in steps of 5 µs, not 100 µs.
     page = await open('?isolated');
     const isolated = await page.evaluate(() => window.crossOriginIsolated);
-    return { version, gcExposed, isolated, load: loaded, live: await page.evaluate((config) => window.runLive(config), { quick }) };
+    return { version, gcExposed, isolated, load: loaded, live: await page.evaluate((config) => window.runLive(config), { quick, tanstack: process.env.BENCH_TANSTACK !== '0' }) };
   } catch (error) {
     return { skipped: `skipped: the browser run failed: ${error.message.split('\n')[0]}` };
   } finally {

@@ -21,7 +21,9 @@ interface Entry<M> {
   readonly record: M;
   readonly ord: number;
   shown: boolean;
-  keys: unknown[];
+  /** The first sort key (read at each step of a search: no array to go through), and all of them when there are several (else none). */
+  key: unknown;
+  keys: readonly unknown[];
   at: number;
   shownAt: number;
 }
@@ -102,7 +104,7 @@ export class RecordView<M extends Model<object>> {
     const dirs = sorters.map((sorter) => (sorter.direction === 'DESC' ? -1 : 1));
     const [first] = sorters;
     const dir = dirs[0] ?? 1;
-    this.#compare = sorters.length + filters.length === 0 ? undefined : sorters.length === 1 && !first?.sorterFn ? (a, b) => compareKeys(a.keys[0], b.keys[0]) * dir || a.ord - b.ord : (a, b) => {
+    this.#compare = sorters.length + filters.length === 0 ? undefined : sorters.length === 1 && !first?.sorterFn ? (a, b) => compareKeys(a.key, b.key) * dir || a.ord - b.ord : (a, b) => {
       for (let i = 0; i < sorters.length; i++) {
         const fn = sorters[i]?.sorterFn;
         const result = fn ? fn(a.record, b.record) : compareKeys(a.keys[i], b.keys[i]);
@@ -213,7 +215,7 @@ export class RecordView<M extends Model<object>> {
     }
     const index = this.#indexed();
     for (const record of records) {
-      const entry: Entry<M> = { record, ord: this.#nextOrd++, shown: this.#test?.(record) ?? true, keys: this.#keysOf(record), at: 0, shownAt: 0 };
+      const entry = entryOf(record, this.#nextOrd++, this.#test?.(record) ?? true, this.#keysOf(record), 0);
       index.set(record, entry);
       this.#pending.delete(record);
       if (this.#ordered) this.#own(this.#ordered).splice((entry.at = this.#search(this.#ordered, entry)), 0, record);
@@ -258,7 +260,7 @@ export class RecordView<M extends Model<object>> {
       const entries: Entry<M>[] = new Array<Entry<M>>(all.length);
       for (let ord = 0; ord < all.length; ord++) {
         const record = all[ord];
-        if (record !== undefined) entries[ord] = { record, ord, shown: true, keys: keysOf(record), at: ord, shownAt: 0 };
+        if (record !== undefined) entries[ord] = entryOf(record, ord, true, keysOf(record), ord);
       }
       entries.sort(compare);
       const ordered = new Array<M>(entries.length);
@@ -278,7 +280,7 @@ export class RecordView<M extends Model<object>> {
     if (this.#index !== undefined) return this.#index;
     const index = new Map<M, Entry<M>>();
     const all = this.all();
-    const entries = this.#entries ?? all.map((record, ord): Entry<M> => ({ record, ord, shown: true, keys: [], at: ord, shownAt: 0 }));
+    const entries = this.#entries ?? all.map((record, ord) => entryOf(record, ord, true, NONE, ord));
     entries.forEach((entry, at) => {
       entry.at = at;
       index.set(entry.record, entry);
@@ -309,16 +311,16 @@ export class RecordView<M extends Model<object>> {
       const keys = this.#keysOf(record);
       const show = this.#test?.(record) ?? true;
       const wasShown = entry.shown;
-      const moved = this.#ordered !== undefined && (this.#byIdentity || keys.some((key, i) => compareKeys(key, entry.keys[i]) !== 0));
+      const moved = this.#ordered !== undefined && (this.#byIdentity || keys.some((key, i) => compareKeys(key, i === 0 ? entry.key : entry.keys[i]) !== 0));
       if (wasShown || show) this.#changed = true;
       if (!moved && wasShown === show) {
-        entry.keys = keys;
+        setKeys(entry, keys);
         continue;
       }
       const ordered = this.#ordered;
       const from = ordered !== undefined && moved ? this.#locate(ordered, entry, false) : -1;
       const shownAt = this.#shown !== undefined && wasShown ? this.#locate(this.#shown, entry, true) : -1;
-      entry.keys = keys;
+      setKeys(entry, keys);
       entry.shown = show;
       if (ordered !== undefined && from !== -1) entry.at = this.#move(this.#own(ordered), from, entry);
       if (this.#shown === undefined) continue;
@@ -378,6 +380,18 @@ export class RecordView<M extends Model<object>> {
     }
     return low;
   }
+}
+
+const NONE: readonly unknown[] = [];
+
+function entryOf<M>(record: M, ord: number, shown: boolean, keys: readonly unknown[], at: number): Entry<M> {
+  return setKeys({ record, ord, shown, key: undefined, keys: NONE, at, shownAt: 0 }, keys);
+}
+
+function setKeys<M>(entry: Entry<M>, keys: readonly unknown[]): Entry<M> {
+  entry.key = keys[0];
+  entry.keys = keys.length > 1 ? keys : NONE;
+  return entry;
 }
 
 /** Two lists of sorters or filters that say the same (each member's own values the same). */
