@@ -150,7 +150,7 @@ export class Outbox {
     return typeof persist === 'function' ? Boolean(await persist.call(storage)) : false;
   }
 
-  #save(record: Model<object>, options: SaveOptions): Promise<Operation> {
+  #save(record: Model<object>, options: SaveOptions & { parentsSaved?: boolean }): Promise<Operation> {
     if (record.erased || this.#replay.entriesOf(record.clientId).at(-1)?.action === 'destroy') {
       return Promise.reject(new TypeError(`${record.getModelClass().getEntityName()}.save: the record was destroyed; make a new one to create it again`));
     }
@@ -159,6 +159,14 @@ export class Outbox {
     if (!phantom && !record.dirty && this.#replay.entriesOf(record.clientId).length === 0) return Promise.resolve(done(action, record));
     const invalid = options.validate === false ? undefined : invalidError(record, action);
     if (invalid !== undefined) return Promise.reject(invalid);
+    // A new parent this outbox does not hold (its model not attached) is saved first, through its
+    // own proxy: the child's entry could not wait for it, and would go without its key.
+    const outside = (extensions.waitsFor?.(record) ?? []).filter((parent) => parent.phantom && !parent.erased && attached.get(parent.getModelClass()) !== this);
+    if (outside.length > 0) {
+      const waited = (cause: unknown) => new ProxyError('dependency', `save of ${record.clientId} not sent: it waits for ${outside.map((parent) => parent.clientId).join(', ')}, whose create failed`, { cause, mayHaveBeenApplied: false });
+      if (!options.parentsSaved) return Promise.all(outside.map((parent) => parent.save())).then(() => this.#save(record, { ...options, parentsSaved: true }), (error: unknown) => Promise.reject(waited(error)));
+      return Promise.reject(waited(undefined));
+    }
     const info = record.getModelClass();
     let values: Fields;
     let before: Fields = {};

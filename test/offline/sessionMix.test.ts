@@ -105,4 +105,32 @@ describe('session.sync() with attached and non-attached models', () => {
     await outbox.flush();
     expect(writes()).toEqual(['POST /authors']);
   });
+
+  it("the book attached, its new author not: book.save() saves the author first (its own proxy), then the book through the outbox with the author's id", async () => {
+    const { authors, books, outbox } = await models('Book');
+    const [ann] = authors.add({ name: 'ann' });
+    const [book] = books.add({ title: 'new' });
+    book!.setAuthor(ann!);
+    await book!.save();
+    await outbox.flush();
+    expect(writes()).toEqual(['POST /authors', 'POST /books']);
+    expect(server.db['books']?.find((row) => row['title'] === 'new')?.['authorId']).toBe(ann!.getId());
+    expect([ann!.phantom, book!.phantom, book!.dirty]).toEqual([false, false, false]);
+  });
+
+  it("the book attached, its new author not, the author's create refused: the book is not sent, kind 'dependency', nothing queued, ready to save again", async () => {
+    const { authors, books, outbox } = await models('Book');
+    server.respond('POST', '/authors', { status: 400, body: { message: 'no' } }, { times: 1 });
+    const [ann] = authors.add({ name: 'ann' });
+    const [book] = books.add({ title: 'new' });
+    book!.setAuthor(ann!);
+    const error = await rejectionOf(book!.save());
+    expect(error).toMatchObject({ kind: 'dependency' });
+    expect(writes()).toEqual(['POST /authors']);
+    expect([outbox.statusOf(book!), outbox.getSnapshot().pending, book!.phantom]).toEqual([undefined, 0, true]);
+    await book!.save();
+    await outbox.flush();
+    expect(writes()).toEqual(['POST /authors', 'POST /authors', 'POST /books']);
+    expect(server.db['books']?.find((row) => row['title'] === 'new')?.['authorId']).toBe(ann!.getId());
+  });
 });
