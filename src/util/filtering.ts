@@ -1,5 +1,5 @@
 import type { Filter } from '../operation/types.js';
-import { comparable, compareText, textOf, type ValueOf } from './sorting.js';
+import { comparable, compareOrdered, compareText, textOf, type ValueOf } from './sorting.js';
 
 function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date || b instanceof Date) {
@@ -20,8 +20,8 @@ function isAnyOf(value: unknown, wanted: unknown): boolean {
 function order(a: unknown, b: unknown): number {
   const x = comparable(a);
   const y = comparable(b);
-  if (typeof x === 'number' && typeof y === 'number') return x - y;
-  if (typeof x === 'number' && typeof y === 'string' && y.trim() !== '' && !Number.isNaN(Number(y))) return x - Number(y);
+  if (typeof x === 'number' && typeof y === 'number') return compareOrdered(x, y);
+  if (typeof x === 'number' && typeof y === 'string' && y.trim() !== '' && !Number.isNaN(Number(y))) return compareOrdered(x, Number(y));
   return compareText(x, y);
 }
 

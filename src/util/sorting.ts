@@ -25,11 +25,14 @@ export function textOf(value: unknown): string {
   }
 }
 
+/** Compare two numbers or two strings without subtracting (`Infinity - Infinity` is NaN, not a tie). */
+export function compareOrdered<T extends number | string>(x: T, y: T): number {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** Compare two values as text, by code point. */
 export function compareText(a: unknown, b: unknown): number {
-  const left = textOf(a);
-  const right = textOf(b);
-  return left < right ? -1 : left > right ? 1 : 0;
+  return compareOrdered(textOf(a), textOf(b));
 }
 
 /** Compare two values: numbers and Dates by value, strings by code point, empty values last. */
@@ -38,7 +41,7 @@ export function compareValues(a: unknown, b: unknown): number {
   if (empty !== 0 || rank(a) === 1) return empty;
   const x = comparable(a);
   const y = comparable(b);
-  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  if (typeof x === 'number' && typeof y === 'number') return compareOrdered(x, y);
   if (typeof x === 'boolean' && typeof y === 'boolean') return Number(x) - Number(y);
   return compareText(x, y);
 }
