@@ -98,8 +98,9 @@ function commit(proxy: AnswerContext, request: Request, items: Record<string, un
 
 /** The ETag of an answer about one record (a read by id, or a write of one record). */
 function takeEtag(request: Request, response: Response, read: ResultSet | undefined): void {
-  const etag = response.headers.get('etag');
-  if (etag === null || etag === '*') return;
+  // OWS around a field value is not part of it (RFC 9110 section 5.5).
+  const etag = response.headers.get('etag')?.trim();
+  if (etag === undefined || etag === '*') return;
   const operation = request.operation;
   if (operation.action === 'read') {
     const records = read?.records;

@@ -291,3 +291,29 @@ describe('only a single strong entity-tag is copied into If-Match', () => {
     expect(item.dirty).toBe(true);
   });
 });
+
+// Issue 29 item 6: OWS around an ETag (RFC 9110 section 5.5) is not part of it; later saves work
+// (an untrimmed value failed every later save with 'config' before).
+describe('an ETag header with white space around it', () => {
+  it.each([['a trailing space', '"1-1" '], ['a leading tab and a trailing space', '\t"1-1" ']])('an ETag with %s is trimmed, and later saves work', async (_, header) => {
+    server.respond('GET', '/items/1', { status: 200, headers: { ETag: header }, body: { ...SEED[0], rev: 0 } }, { times: 1 });
+    const Item = defineItem(itemProxy(server, { etag: true }));
+    const item = await Item.load(1);
+    expect(item.etag).toBe('"1-1"');
+    item.set('name', 'ONE');
+    await item.save();
+    item.set('name', 'ONE!');
+    await item.save();
+    expect(requestsOf(server, 'PUT').map((request) => request.headers['if-match'])).toEqual(['"1-1"', '"1-2"']);
+    expect(server.db['items']?.[0]?.['name']).toBe('ONE!');
+  });
+
+  it('a PUT answer with a padded ETag gives the next If-Match trimmed', async () => {
+    const Item = defineItem(itemProxy(server, { etag: true }));
+    const item = await Item.load(1);
+    server.respond('PUT', '/items/1', { status: 200, headers: { ETag: '"1-2"  ' }, body: { ...SEED[0], name: 'ONE' } }, { times: 1 });
+    item.set('name', 'ONE');
+    await item.save();
+    expect(item.etag).toBe('"1-2"');
+  });
+});

@@ -35,8 +35,8 @@ export const etags: Feature = {
     const record = onlyRecord(request.operation.records);
     if (error.status !== 412 || record === undefined || (request.action !== 'update' && request.action !== 'destroy')) return undefined;
     const state = record[WRITE_STATE];
-    const etag = exchange.response.headers.get('etag');
-    if (state.status !== 'saved' || state.unsure === undefined || etag === null || !echoes(state.unsure, error.body)) return undefined;
+    const etag = exchange.response.headers.get('etag')?.trim();
+    if (state.status !== 'saved' || state.unsure === undefined || etag === undefined || !echoes(state.unsure, error.body)) return undefined;
     record.etag = etag;
     return 'again';
   },
