@@ -69,11 +69,16 @@ const PASS: readonly string[] = Object.freeze([]);
 function rule<O extends { message?: ValidatorMessage<O> }>(name: string, options: O, test: (value: unknown) => string | undefined, always = false): Validator {
   const message: unknown = options.message;
   if (message !== undefined && typeof message !== 'string' && typeof message !== 'function') throw new TypeError(`${name}: message must be a string or a function, got ${describeValue(message)}`);
-  return (value) => {
+  return named(name, (value) => {
     if (!always && (value === undefined || value === null || value === '')) return PASS;
     const failed = test(value);
     return failed === undefined ? PASS : [options.message === undefined ? failed : typeof options.message === 'string' ? options.message : options.message(value, options)];
-  };
+  });
+}
+
+/** A rule named after its maker, so that a failure message can name it (a minifier keeps a string). */
+function named(name: string, validator: Validator): Validator {
+  return Object.defineProperty(validator, 'name', { value: name });
 }
 
 function bounds(name: string, options: { min?: unknown; max?: unknown }, valid: (bound: unknown) => boolean, expect: string): void {
@@ -151,10 +156,10 @@ export function exclusion(options: ListOptions): Validator {
 export function custom(check: (value: unknown, record: RecordLike) => boolean | string | readonly string[], options: MessageOptions = {}): Validator {
   if (typeof check !== 'function') throw new TypeError(`custom: expected a function (value, record) => true | message, got ${describeValue(check)}`);
   const made = rule('custom', options, () => MESSAGES.invalid, true);
-  return (value, record) => {
+  return named('custom', (value, record) => {
     const result = check(value, record);
     if (result === true || (Array.isArray(result) && result.length === 0)) return PASS;
     const messages = typeof result === 'string' ? [result] : Array.isArray(result) && result.every((m) => typeof m === 'string') ? [...result] : made(value, record);
     return options.message === undefined ? messages : made(value, record);
-  };
+  });
 }

@@ -5,7 +5,7 @@
  * invalid one pending, destroy() never validates, records read from a server are never validated.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BatchError, email, length, Model, presence, ProxyError, RestProxy, Store } from '../../src/index.js';
+import { BatchError, custom, email, length, Model, presence, ProxyError, RestProxy, Store } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 
 interface Row {
@@ -210,5 +210,67 @@ describe('sync()', () => {
     expect(received()).toEqual(['POST /users']);
     expect(record?.errors).toEqual({});
     expect(store.hasChanges()).toBe(false);
+  });
+});
+
+// Issue 29 item 4: a rule that throws (a custom() reading `.length` of null, a message function
+// that throws) is its record's validation failure, named; it stopped the whole sync before.
+describe('a rule that throws', () => {
+  function defineNicknamed() {
+    return class Nicknamed extends Model.define({
+      entityName: 'Nicknamed',
+      fields: { id: { type: 'int', allowNull: false }, name: 'string', email: 'string' },
+      proxy: new RestProxy({ url: `${server.url}/users`, retry: 0 }),
+      validators: {
+        // Reads `.length` of a null e-mail: throws a TypeError for that record.
+        email: custom((value) => (value as string).length > 3 || 'is too short'),
+        name: length({ min: 2, message: (value) => { if (value === 'X') throw new Error('no message for X'); return 'is short'; } }),
+      },
+    }) {};
+  }
+
+  it('store.sync() sends the valid records; the throwing rule fails its record with a message naming the rule', async () => {
+    const Nicknamed = defineNicknamed();
+    const store = new Store({ model: Nicknamed });
+    const [good, thrown, badMessage] = store.add([
+      { name: 'Cy', email: 'cy@example.com' },
+      { name: 'Dee', email: null },
+      { name: 'X', email: 'x@example.com' },
+    ]);
+    const error = await store.sync().then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(received()).toEqual(['POST /users']);
+    expect(server.requests[0]?.json).toMatchObject({ name: 'Cy' });
+    expect(good?.phantom).toBe(false);
+    expect(error).toBeInstanceOf(BatchError);
+    if (!(error instanceof BatchError)) return;
+    expect(error.errors.map((failure) => failure.kind)).toEqual(['validation', 'validation']);
+    expect(thrown?.phantom).toBe(true);
+    expect(thrown?.errors['email']).toEqual([expect.stringMatching(/^is invalid \(custom threw: .+\)$/)]);
+    expect(badMessage?.errors).toEqual({ name: ['is invalid (length threw: no message for X)'] });
+    expect(store.getNewRecords()).toEqual([thrown, badMessage]);
+  });
+
+  it('record.validate() returns the failure instead of throwing; save() rejects with kind validation and sends nothing', async () => {
+    const Nicknamed = defineNicknamed();
+    const record = new Nicknamed({ name: 'Dee', email: null });
+    expect(record.validate()).toEqual({ email: [expect.stringMatching(/^is invalid \(custom threw: /)] });
+    await expect(record.save()).rejects.toMatchObject({ kind: 'validation', message: expect.stringMatching(/not saved: email is invalid \(custom threw: /) });
+    expect(received()).toEqual([]);
+  });
+
+  it('a rule written by hand that throws is named by its function', () => {
+    const Guarded = class extends Model.define({
+      entityName: 'Guarded',
+      fields: { id: 'int', name: 'string' },
+      validators: {
+        name: function mustBeKnown(): readonly string[] {
+          throw new Error('unknown');
+        },
+      },
+    }) {};
+    expect(new Guarded({ name: 'a' }).validate()).toEqual({ name: ['is invalid (mustBeKnown threw: unknown)'] });
   });
 });
