@@ -74,11 +74,16 @@ export async function readText(response: Response, maxBytes: number, request: Ht
   return decoder.decode(bytes);
 }
 
-function networkReason(error: unknown): string {
+/** Node's code for a connection refused or a name not found: nothing was sent, so nothing was applied. */
+const NOT_SENT = /^(ECONNREFUSED|ENOTFOUND)$/;
+
+/** A fetch that failed as a ProxyError of kind 'network', its reason named (with Node's code). */
+function networkError(label: string, write: boolean, error: unknown): ProxyError {
   const cause = error instanceof Error ? error.cause : undefined;
-  const code = isPlainObject(cause) || cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
+  const code: unknown = isPlainObject(cause) || cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
   const detail = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-  return typeof code === 'string' ? `${code}: ${detail}` : detail;
+  const sent = typeof code !== 'string' || !NOT_SENT.test(code);
+  return new ProxyError('network', networkFailed(label, typeof code === 'string' ? `${code}: ${detail}` : detail, write), { cause: error, mayHaveBeenApplied: write && sent });
 }
 
 /** The init fetch gets: writes never follow redirects (the caller sees the 3xx, or an opaque redirect in a browser). */
@@ -96,7 +101,7 @@ export function fetching(fetchOf: () => FetchFunction | undefined, maxBytes: num
   return async (request) => {
     const fetchImpl = fetchOf();
     if (fetchImpl === undefined) throw new ProxyError('config', noFetch(request.label));
-    const failed = (error: unknown): ProxyError => new ProxyError('network', networkFailed(request.label, networkReason(error), request.write), { cause: error });
+    const failed = (error: unknown): ProxyError => networkError(request.label, request.write, error);
     let response: Response;
     try {
       response = await fetchImpl(request.url, initOf(request));
