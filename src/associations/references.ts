@@ -4,6 +4,7 @@
  * reference dropped. What a record references is what its write waits for (extensions.waitsFor).
  */
 import type { Model } from '../model/Model.js';
+import { extensions } from '../model/extensions.js';
 import { markModified } from '../model/values.js';
 
 /** child -> (foreign key -> the phantom parent). */
@@ -16,8 +17,14 @@ export function referenced(child: Model, foreignKey: string): Model | undefined 
   return refs.get(child)?.get(foreignKey);
 }
 
+/** Whether the record's `name` is a key waiting for a new parent (it reads as undefined, API.md 9.3). */
+export function keyWaits(record: object, name: string): boolean {
+  return refs.get(record)?.has(name) === true;
+}
+
 /** The child now references the phantom parent through `foreignKey` (a saved child's key is cleared, or marked modified: an edit, which reject() undoes). */
 export function refer(child: Model, foreignKey: string, parent: Model): void {
+  extensions.keyWaits = keyWaits;
   unrefer(child, foreignKey);
   let map = refs.get(child);
   if (map === undefined) refs.set(child, (map = new Map()));

@@ -1,11 +1,10 @@
 import { ProxyError, type FieldErrors } from '../errors/ProxyError.js';
 import { noRecordRead } from '../errors/messages.js';
 import { Operation } from '../operation/Operation.js';
-import { ERASE, FAIL, SEND, STORED_DATE, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
+import { ERASE, FAIL, SEND, STORED, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
 import { isValidId, type Action, type FieldInfo, type RecordLike } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
-import { canonicalIsoTime } from '../util/isoDate.js';
 import type { Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { dev } from '../util/dev.js';
@@ -19,7 +18,7 @@ import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
 import { defineModel, type ProxyOf } from './define.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
 import { NO_ERRORS, validateRecord, type Validators } from './validate.js';
-import { convertOrThrow, fromServerValue, getData, initValues, readField, rejectEdits, setValues } from './values.js';
+import { convertOrThrow, fromServerValue, getData, initValues, ownValue, readField, rejectEdits, setValues } from './values.js';
 import { eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
 import { isPhantom, NEW, SAVED, type CreateRequest, type WriteState } from './writeState.js';
 
@@ -408,9 +407,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   /** @internal */
-  [STORED_DATE](name: string): string | undefined {
-    const value = this[DATA][name]; // a string is never inherited
-    return typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) && recordInfo(this).byName.get(name)?.type === 'date' ? value : undefined;
+  [STORED](name: string): unknown {
+    return ownValue(this[DATA], name);
   }
 }
 

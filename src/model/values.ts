@@ -8,6 +8,7 @@ import { describeValue, isPlainObject } from '../util/options.js';
 import { put, readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
 import { DATA, eachOwner, META, newMeta, stamp, touch, type Internals } from './internal.js';
+import { extensions } from './extensions.js';
 import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { SAVED } from './writeState.js';
 
@@ -17,12 +18,18 @@ export type ValueHolder = Internals & RecordLike & Parameters<typeof recordInfo>
 /** What mergeServerValues returns when nothing changed. */
 export const NONE_CHANGED: readonly string[] = Object.freeze([]);
 
-/** The value of a field, converted on first read for built-in types. */
+/**
+ * The value of a field, converted on first read for built-in types. A declared field given no
+ * value reads as its blank (null, or its type's empty value with `allowNull: false`); the id of a
+ * new record, and a key waiting for a new parent (rest-proxy/associations), read as undefined.
+ */
 export function readField(record: ValueHolder, name: string): unknown {
   const data = record[DATA];
   const value = ownValue(data, name);
-  if (value === undefined) return undefined;
-  const field = recordInfo(record).byName.get(name);
+  if (value == null && extensions.keyWaits?.(record, name)) return undefined;
+  const info = recordInfo(record);
+  const field = info.byName.get(name);
+  if (value === undefined) return field === undefined || name === info.idProperty ? undefined : field.blank;
   if (field === undefined || !field.lazy || field.isConverted(value)) return value;
   const converted = field.convert(value, record);
   if (converted === INVALID) return null;

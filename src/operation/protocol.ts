@@ -15,5 +15,5 @@ export const SUCCEED: unique symbol = Symbol('rest-proxy.succeed');
 export const FAIL: unique symbol = Symbol('rest-proxy.fail');
 /** `()`: the record is gone from the server. */
 export const ERASE: unique symbol = Symbol('rest-proxy.erase');
-/** `(name) => string | undefined`: a date field still held as the canonical ISO string it is written as. */
-export const STORED_DATE: unique symbol = Symbol('rest-proxy.storedDate');
+/** `(name) => unknown`: a field's value as the record holds it (undefined: given none; a date may still be the ISO string it is written as). */
+export const STORED: unique symbol = Symbol('rest-proxy.stored');

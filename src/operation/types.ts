@@ -5,7 +5,7 @@
  */
 import type { FieldErrors } from '../errors/ProxyError.js';
 import type { CreateRequest, WriteState } from '../model/writeState.js';
-import type { ERASE, FAIL, SEND, STORED_DATE, SUCCEED, WRITE_STATE } from './protocol.js';
+import type { ERASE, FAIL, SEND, STORED, SUCCEED, WRITE_STATE } from './protocol.js';
 
 export type Action = 'create' | 'read' | 'update' | 'destroy';
 export const ACTIONS: readonly Action[] = ['create', 'read', 'update', 'destroy'];
@@ -93,7 +93,7 @@ export interface RecordLike {
   /** @internal */
   [ERASE](): void;
   /** @internal */
-  [STORED_DATE](name: string): string | undefined;
+  [STORED](name: string): unknown;
 }
 
 /** Anything but undefined, null and '' is a valid id (so 0 is one). */

@@ -1,8 +1,9 @@
-import { STORED_DATE } from '../operation/protocol.js';
+import { STORED } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
 import type { FieldInfo, RecordLike } from '../operation/types.js';
 import { applyOptions, defineOptions, is, option, type OptionSchema } from '../util/options.js';
 import { put } from '../util/path.js';
+import { canonicalIsoTime } from '../util/isoDate.js';
 
 /** How Dates are written: ISO 8601 (default), UNIX seconds, milliseconds, or your function. */
 export type DateFormat = 'iso' | 'timestamp' | 'time' | ((date: Date) => unknown);
@@ -136,13 +137,13 @@ export class JsonWriter {
       for (const field of fields) {
         if (!field.persist || field.name === idProperty) continue;
         if (!all && !record.isModified(field.name)) continue;
-        if (isoDates && field.type === 'date' && field.serialize === undefined) {
+        // A field given no value is not written (it reads as its blank, which is no value set).
+        const stored = record[STORED](field.name);
+        if (stored === undefined) continue;
+        if (isoDates && field.type === 'date' && field.serialize === undefined && typeof stored === 'string' && !Number.isNaN(canonicalIsoTime(stored))) {
           // A date still held as the canonical ISO string it would be written as: written as is.
-          const iso = record[STORED_DATE](field.name);
-          if (iso !== undefined) {
-            put(out, outputKey(field), iso);
-            continue;
-          }
+          put(out, outputKey(field), stored);
+          continue;
         }
         const value = record.get(field.name);
         if (value === undefined) continue;

@@ -76,7 +76,7 @@ describe('syncGraph over random forests', () => {
           expect(record.phantom).toBe(blocked(i));
           if (!blocked(i)) {
             const parent = parentOf[i];
-            expect(record.get('parentId')).toBe(parent === undefined ? undefined : records[parent]?.getId());
+            expect(record.get('parentId')).toBe(parent === undefined ? null : records[parent]?.getId());
             return;
           }
           // Its error's chain of causes ends at the invalid ancestor's.
@@ -114,7 +114,7 @@ describe('syncGraph over random forests', () => {
         records.forEach((record, i) => {
           const parent = parentOf[i];
           expect(record.phantom).toBe(false);
-          expect(record.get('parentId')).toBe(parent === undefined ? undefined : records[parent]?.getId());
+          expect(record.get('parentId')).toBe(parent === undefined ? null : records[parent]?.getId());
         });
       }),
       { numRuns: 40 },

@@ -31,6 +31,7 @@ function noop(): void {
 
 extensions.waitsFor = (record) => (references.get(record) ?? []).filter(({ parent }) => parent.phantom).map(({ parent }) => parent);
 extensions.destroysFirst = (record) => destroyedBefore.get(record) ?? [];
+extensions.keyWaits = (record, name) => [...references].some(([child, refs]) => child === record && refs.some(({ key, parent }) => key === name && parent.phantom));
 
 /**
  * `child[key]` refers to `parent`: its key reads undefined until the parent is created, then the

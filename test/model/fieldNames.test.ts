@@ -41,16 +41,16 @@ function lastBody(method: string): Record<string, unknown> {
 }
 
 describe('a field named like an Object.prototype member', () => {
-  it('unset, it reads as undefined, loaded or new, and in the snapshot', async () => {
+  it('unset, it reads as null (API.md 5: a declared field never reads as undefined), loaded or new, and in the snapshot', async () => {
     const Car = defineCar();
     const gt = await Car.load(2);
     const fresh = new Car({ name: 'new' });
     for (const car of [gt, fresh]) {
-      expect([car.get('constructor'), car.get('toString')]).toEqual([undefined, undefined]);
-      expect(car.getSnapshot().get('constructor')).toBeUndefined();
+      expect([car.get('constructor'), car.get('toString')]).toEqual([null, null]);
+      expect(car.getSnapshot().get('constructor')).toBeNull();
       expect(Object.hasOwn(car.getData(), 'constructor')).toBe(true);
     }
-    expect(gt.getData()['constructor']).toBeUndefined();
+    expect(gt.getData()['constructor']).toBeNull();
   });
 
   it('set, it makes the record dirty, is modified, and save() sends it; the server holds it', async () => {

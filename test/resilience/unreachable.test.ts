@@ -117,3 +117,54 @@ describe('a batch stops at an unreachable server', () => {
     expect(rowsOf(server)).toHaveLength(5);
   });
 });
+
+// Issue 29 item 8: a refused connection (ECONNREFUSED) sent nothing, so its write was not applied;
+// and an undo of a write that may have been applied carries the confirmed values, null included.
+describe('after a refused connection', () => {
+  /** A url on 127.0.0.1 where nothing listens (a port just closed): connections are refused. */
+  async function refusingUrl(): Promise<string> {
+    const closed = await silentServer();
+    await cleanups.pop()?.();
+    return closed.url;
+  }
+
+  it('the write counts as not applied: rejectChanges() leaves the store clean and the next sync sends nothing', async () => {
+    const server = await testServer();
+    const refused = await refusingUrl();
+    let refuse = false;
+    const proxy = itemProxy(server, { retry: 0, fetch: (input, init) => fetch(refuse ? String(input).replace(server.url, refused) : input, init) });
+    const store = new Store({ model: defineItem(proxy) });
+    await store.load();
+    store.getById(1)?.set('name', 'ONE');
+    refuse = true;
+    const error = await batchErrorOf(store.sync());
+    refuse = false;
+    expect(error.errors.map((failure) => [failure.kind, failure.mayHaveBeenApplied])).toEqual([['network', false]]);
+    expect(error.errors[0]?.message).toMatch(/ECONNREFUSED/);
+    store.rejectChanges();
+    expect(store.hasChanges()).toBe(false);
+    expect(store.getById(1)?.get('name')).toBe('one');
+    await store.sync();
+    expect(requestsOf(server, 'PUT')).toEqual([]);
+    expect(rowsOf(server)[0]).toMatchObject({ id: 1, name: 'one' });
+  });
+
+  it('an undo of a write that may have been applied sends the values the server last confirmed, null included', async () => {
+    const server = await startTestServer({ resources: { items: [{ id: 1, uid: 'one', rev: 0 }] } });
+    cleanups.push(() => server.close());
+    const store = new Store({ model: defineItem(itemProxy(server, { retry: 0 })) });
+    await store.load();
+    const item = store.getById(1);
+    expect(item?.get('name')).toBeNull();
+    item?.set('name', 'ONE');
+    server.inject({ type: 'reset-after', match: { method: 'PUT' } });
+    await batchErrorOf(store.sync());
+    expect(rowsOf(server)[0]?.['name']).toBe('ONE');
+    store.rejectChanges();
+    expect(item?.get('name')).toBeNull();
+    await store.sync();
+    expect(requestsOf(server, 'PUT').at(-1)?.json).toEqual({ id: 1, uid: 'one', name: null, rev: 0 });
+    expect(rowsOf(server)[0]?.['name']).toBeNull();
+    expect(store.hasChanges()).toBe(false);
+  });
+});
