@@ -61,11 +61,11 @@ export function settleReferences(child: Model): void {
   }
 }
 
-/** The new records `record` must wait for: the phantom parents it references. */
+/** The new records `record` must wait for: the phantom parents it references, and those destroyed before they were created (it cannot be sent until given another parent or none). */
 export function waitsFor(record: object): readonly Model[] {
   const map = refs.get(record);
   if (map === undefined) return [];
-  return [...map.values()].filter((parent) => parent.phantom && !parent.erased);
+  return [...map.values()].filter((parent) => parent.phantom || parent.erased);
 }
 
 /** The parent's create committed: fill its children's keys with its id, and drop their references. Returns the children. */
@@ -87,15 +87,11 @@ export function parentCreated(parent: Model): Model[] {
   return [...children];
 }
 
-/** The parent is gone (erased while new): its children reference nothing. */
+/**
+ * The parent is gone (erased while new). Its children keep their reference: a new owned child was
+ * dropped with it, and another still waits for it (its write fails with kind 'dependency') until it
+ * is given another parent or none.
+ */
 export function parentErased(parent: Model): void {
-  const children = back.get(parent);
-  if (children === undefined) return;
   back.delete(parent);
-  for (const child of children) {
-    const map = refs.get(child);
-    if (map === undefined) continue;
-    for (const [foreignKey, referencedParent] of [...map]) if (referencedParent === parent) map.delete(foreignKey);
-    if (map.size === 0) refs.delete(child);
-  }
 }

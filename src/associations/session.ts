@@ -10,10 +10,11 @@
  * (not the store): once a store is collected without destroy(), the ones still alive are held
  * by the session itself, as those a store lets go are.
  */
-import { ADOPT, HOLD, type Identity } from '../model/extensions.js';
-import { belongsTo, DATA, join, OWNERS, recordOwner, RELIST, type OwnerHooks, type RecordOwner } from '../model/internal.js';
+import { ADOPT, extensions, HOLD, type Identity } from '../model/extensions.js';
+import { belongsTo, DATA, join, META, OWNERS, recordOwner, RELIST, type OwnerHooks, type RecordOwner } from '../model/internal.js';
 import { Model } from '../model/Model.js';
 import { takeServerRecord } from '../model/persistence.js';
+import { eraseRecord } from '../model/writes.js';
 import type { Batch } from '../operation/Batch.js';
 import { idKey, keyOf, type IdKey } from '../store/list.js';
 import type { SyncOptions } from '../store/options.js';
@@ -134,6 +135,8 @@ export class Session implements Identity {
       },
       afterErase: (record) => {
         if (!this.#mine(record)) return;
+        // A new owned child ends with its parent: dropped, never sent (API.md 9.3).
+        for (const child of extensions.destroysFirst?.(record) ?? []) if (child[META]?.state.status === 'new') eraseRecord(child);
         this.#strong.delete(record);
         this.#left.delete(record);
         if (holdsItself(this, record)) forget(this.#ids(record.constructor), record);

@@ -42,6 +42,34 @@ function destroyedFirst(record: Rec): readonly Rec[] {
   return extensions.destroysFirst?.(record) ?? [];
 }
 
+/** A parent `record` references that was destroyed before it was created: it cannot be sent until given another parent or none. */
+function lostParent(record: Rec): Rec | undefined {
+  return extensions.waitsFor?.(record).find((parent) => parent.erased);
+}
+
+function lostParentError(action: Action | 'save', record: Rec, parent: Rec): ProxyError {
+  return new ProxyError('dependency', `${action} of ${record.clientId} not sent: it waits for ${parent.clientId}, which was destroyed before it was created; give it another parent or none`, { mayHaveBeenApplied: false });
+}
+
+/**
+ * The owned records that end with `destroy`, at any depth (API.md 9.3): the saved ones join the
+ * destroys (each before its parent's), the new ones are sent by no one (dropped when their parent
+ * is erased), and neither is created nor updated by this sync.
+ */
+function ownedEnd(destroy: readonly Rec[]): { destroy: Rec[]; ending: Set<Rec> } {
+  const ending = new Set<Rec>();
+  const all = new Set(destroy);
+  for (const record of all) {
+    for (const child of destroyedFirst(record)) {
+      if (ending.has(child) || child.erased) continue;
+      ending.add(child);
+      if (!child.phantom) all.add(child); // visited too, as the loop reaches it
+      else for (const grandchild of ownedEnd([child]).ending) ending.add(grandchild);
+    }
+  }
+  return { destroy: [...all], ending };
+}
+
 /** The new records these wait for at any depth that `known` does not hold (added to it). */
 function ancestors(records: readonly Rec[], known: Set<Rec>): Rec[] {
   const found: Rec[] = [];
@@ -123,6 +151,11 @@ class Run {
     }
     const groups = new Map<Proxy, Rec[]>();
     for (const record of records) {
+      const lost = action === 'destroy' ? undefined : lostParent(record);
+      if (lost !== undefined) {
+        this.fail(action, record, lostParentError(action, record, lost));
+        continue;
+      }
       const on = waitsFor(record).find((dep) => action !== 'destroy' || this.failed.has(dep));
       if (on !== undefined) {
         this.fail(action, record, dependencyError(action, record, on, this.failed.get(on)));
@@ -160,16 +193,16 @@ class Run {
  * its exceptions); without anything to order, it is `proxy.batch(records)` as without this module.
  */
 export async function sendInOrder(records: GraphRecords, options: BatchOptions, proxy?: Proxy, held: readonly object[] = []): Promise<Batch> {
-  const create = records.create ?? [];
-  const update = records.update ?? [];
-  const destroy = records.destroy ?? [];
-  const own = new Set<object>([...create, ...update, ...destroy]);
+  const own = new Set<object>([...(records.create ?? []), ...(records.update ?? []), ...(records.destroy ?? [])]);
+  const { destroy, ending } = ownedEnd(records.destroy ?? []);
+  const create = (records.create ?? []).filter((record) => !ending.has(record));
+  const update = (records.update ?? []).filter((record) => !ending.has(record));
   const batch = new Batch({ concurrency: options.concurrency, pauseOnException: options.pauseOnException });
   let order = plan(create, update, destroy);
   let release = ignore;
   try {
     const ours = new Set(held);
-    const outside = order.extra.filter((record) => !ours.has(record));
+    const outside = [...order.extra, ...destroy].filter((record) => !ours.has(record) && !own.has(record));
     if (order.cycle === undefined && outside.length > 0) {
       // The parents outside: once no write of theirs is in flight, this sync writes them.
       await claimFree(outside, new Promise<void>((resolve) => (release = resolve)));
@@ -193,7 +226,7 @@ export async function sendInOrder(records: GraphRecords, options: BatchOptions, 
     // A store hears of its own records' writes only.
     const sendOptions = report === undefined ? options : { ...options, onOperationComplete: (operation: Operation) => operation.records.every((record) => own.has(record)) && report(operation) };
     const run = new Run(batch, sendOptions, (record) => (proxy !== undefined && own.has(record) ? proxy : proxyOf(record, {})), own);
-    if (order.extra.length === 0 && creates.length <= 1 && destroys.length <= 1 && !update.some((record) => parentsOf(record).length > 0)) {
+    if (order.extra.length === 0 && creates.length <= 1 && destroys.length <= 1 && ![...create, ...update].some((record) => parentsOf(record).length > 0 || lostParent(record))) {
       // Nothing waits for anything: as without this module, each proxy's batch in its batchOrder.
       const groups = new Map<Proxy, { create: Rec[]; update: Rec[]; destroy: Rec[] }>();
       for (const [action, list] of [['create', create], ['update', update], ['destroy', destroy]] as const) {
@@ -224,6 +257,8 @@ export async function sendInOrder(records: GraphRecords, options: BatchOptions, 
  * with kind 'config' for a cycle of keys: `record` is then not sent.
  */
 export function saveFirst(record: Rec): Promise<void> | undefined {
+  const lost = lostParent(record);
+  if (lost !== undefined) return Promise.reject(lostParentError('save', record, lost));
   const parents = parentsOf(record);
   if (parents.length === 0) return undefined;
   const order = orderLevels([record, ...ancestors([record], new Set([record]))], parentsOf);
