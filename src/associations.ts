@@ -6,6 +6,9 @@
  * @module rest-proxy/associations
  */
 import { plugIn } from './associations/accessors.js';
+// Kept in the declarations too: accessors.d.ts adds `session` to Model.load's options and types
+// `record.session` as a Session (an import of plugIn alone is dropped from associations.d.ts).
+import './associations/accessors.js';
 
 export { belongsTo, hasMany, hasOne, manyToMany } from './associations/declare.js';
 export type { Accessor, AssociatedStore, Association, BelongsToOptions, HasManyOptions, LinkStore, ManyToManyOptions, NestedOptions, Target } from './associations/declare.js';

@@ -1,7 +1,9 @@
 /**
  * What `npm pack` puts in the tarball: the compiled JavaScript and declarations of every subpath
  * export, the README and CHANGELOG (and a LICENSE when the project has one), no tests, and no
- * source map or declaration map that points at a file the tarball lacks.
+ * source map or declaration map that points at a file the tarball lacks; and that an app
+ * type-checks against the packed package as it resolves it (node_modules/rest-proxy), under the
+ * strictest tsconfig.
  *
  * The project is copied to a temporary directory and built there with tsconfig.build.json and
  * tools/production.mjs (the production build, dist/prod/), as `npm run build` does, so the
@@ -10,12 +12,13 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractBlocks } from '../docs/markdown.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
@@ -29,14 +32,14 @@ interface Manifest {
 
 function run(command: string, args: string[], cwd: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    execFile(command, args, { cwd, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(command, args, { cwd, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${command} ${args.join(' ')} failed (${error.message}):\n${stdout}\n${stderr}`));
       else resolvePromise(stdout);
     });
   });
 }
 
-describe('the npm package', { timeout: 90_000 }, () => {
+describe('the npm package', { timeout: 300_000 }, () => {
   let work = '';
   let files: string[] = [];
   const shipped = (path: string): boolean => files.includes(path);
@@ -52,7 +55,7 @@ describe('the npm package', { timeout: 90_000 }, () => {
     const listing: unknown = JSON.parse(await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], work));
     const [entry] = Array.isArray(listing) ? listing : [];
     files = (entry as { files: { path: string }[] }).files.map((file) => file.path).sort();
-  }, 90_000);
+  }, 300_000);
 
   afterAll(async () => {
     if (work !== '') await rm(work, { recursive: true, force: true });
@@ -96,4 +99,64 @@ describe('the npm package', { timeout: 90_000 }, () => {
     }
     expect(missing).toEqual([]);
   });
+
+  // Issue 29 item 7: `Model.load(id, { session })` and `record.session` as a Session came from a
+  // declaration in a .d.ts that nothing the package's entries import (it failed to compile before).
+  it('an app type-checks against the packed package under the strictest tsconfig: sessions, record.session, get() types, docs/migrating.md', async () => {
+    const app = join(work, 'app');
+    const installed = join(app, 'node_modules', 'rest-proxy');
+    await mkdir(installed, { recursive: true });
+    const tarball = (await run('npm', ['pack', '--ignore-scripts', '--pack-destination', app], work)).trim().split('\n').at(-1) ?? '';
+    await run('tar', ['-xzf', join(app, tarball), '-C', installed, '--strip-components=1'], work);
+    const migrating = extractBlocks('docs/migrating.md', await readFile(join(ROOT, 'docs', 'migrating.md'), 'utf8')).find((block) => block.code.includes('new Session()'));
+    expect(migrating, 'the sessions example of docs/migrating.md').toBeDefined();
+    await writeFile(join(app, 'migrating.mts'), migrating?.code ?? '');
+    await writeFile(join(app, 'app.mts'), APP);
+    await writeFile(join(app, 'tsconfig.json'), JSON.stringify(STRICTEST));
+    await run(process.execPath, [TSC, '-p', 'tsconfig.json'], app);
+  });
 });
+
+/** The strictest options an app may compile with (@tsconfig/strictest, and the package's own declarations checked too). */
+const STRICTEST = {
+  compilerOptions: {
+    strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noImplicitOverride: true, noImplicitReturns: true,
+    noPropertyAccessFromIndexSignature: true, noFallthroughCasesInSwitch: true, noUnusedLocals: true, noUnusedParameters: true,
+    allowUnusedLabels: false, allowUnreachableCode: false, isolatedModules: true, verbatimModuleSyntax: true, forceConsistentCasingInFileNames: true,
+    skipLibCheck: false, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [],
+  },
+  include: ['*.mts'],
+};
+
+/** An app's use of sessions and of get(): each line compiles only with the types the contract gives (API.md 5, 9.1, 9.3). */
+const APP = `import { Model } from 'rest-proxy';
+import { belongsTo, hasMany, Session, type Accessor } from 'rest-proxy/associations';
+
+export class Author extends Model.define({
+  entityName: 'Author',
+  fields: { id: 'int', name: 'string', age: { type: 'int', allowNull: false }, active: { type: 'boolean', allowNull: false }, born: 'date' },
+  proxy: { type: 'rest', url: '/authors' },
+}) {
+  static associations = { books: hasMany(() => Book, { foreignKey: 'authorId', inverse: 'author' }) };
+  declare books: Accessor<typeof Author.associations.books>;
+}
+
+export class Book extends Model.define({ entityName: 'Book', fields: { id: 'int', title: 'string', authorId: 'int' }, proxy: { type: 'rest', url: '/books' } }) {
+  static associations = { author: belongsTo(() => Author, { foreignKey: 'authorId', inverse: 'books' }) };
+  declare getAuthor: Accessor<typeof Book.associations.author>;
+}
+
+export async function read(session: Session): Promise<Session | undefined> {
+  const author: Author = await Author.load(1, { session });
+  const name: string | null = author.get('name');
+  const age: number = author.get('age');
+  const active: boolean = author.get('active');
+  const born: Date | null = author.get('born');
+  const key: number | null = new Book().get('authorId');
+  // The Session of rest-proxy/associations (its sync(), which the core's Identity has not), if any holds it.
+  const held: Session | undefined = author.session;
+  await held?.sync();
+  void [name, age, active, born, key];
+  return held;
+}
+`;
