@@ -239,11 +239,12 @@ export class Session implements Identity {
     if (member.listing === undefined) return member;
     this.#lost.register(from, member);
     // Before the store lists any record (this is its first HOLD or ADOPT): its records join through the forwarder.
-    Object.assign(owner, { link: new WeakRef(via), left: (record: object) => this.#let(record) });
+    // A destroyed store hands its pending records over as a collected one does: the next session.sync() sends them.
+    Object.assign(owner, { link: new WeakRef(via), left: (record: object) => this.#let(record), released: () => this.#gone(member) });
     return member;
   }
 
-  /** A listing store was collected: the records it still held are held by the session itself. */
+  /** A listing store was collected or destroyed: the records it still held are held by the session itself. */
   #gone(member: Member): void {
     if (!this.#stores.delete(member) || member.listing === undefined) return;
     const { box, changes, via } = member.listing;

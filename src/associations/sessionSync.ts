@@ -13,7 +13,7 @@ import { Batch } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
 import type { SyncOptions } from '../store/options.js';
 import type { Store } from '../store/Store.js';
-import { SHARED, type SyncShare } from '../store/sync.js';
+import { planSync, SHARED, type SyncShare } from '../store/sync.js';
 import { syncGraph } from './sync.js';
 
 type AnyModel = Model;
@@ -31,7 +31,9 @@ export async function syncStores(stores: readonly Store<AnyModel>[], strong: Rea
   const gated = (model: ModelClass<Model<object>>): boolean => extensions.outboxOf?.(model) !== undefined;
   const queued: (() => Promise<Batch | Operation>)[] = [];
   const inQueued = new Set<AnyModel>();
-  const listing: { store: Store<AnyModel>; removed: AnyModel[]; listed: AnyModel[] }[] = [];
+  const listing: { share: SyncShare<AnyModel>; removed: AnyModel[]; listed: AnyModel[] }[] = [];
+  /** Records of a store whose `beforesync` said false: left pending, as its own sync leaves them. */
+  const refused = new Set<AnyModel>();
   for (const store of stores) {
     const removed = store.getRemovedRecords().filter((record) => !record.erased);
     const listed = [...store.getNewRecords(), ...store.getUpdatedRecords()];
@@ -39,7 +41,15 @@ export async function syncStores(stores: readonly Store<AnyModel>[], strong: Rea
     if (gated(store.model)) {
       for (const record of listed) inQueued.add(record);
       queued.push(() => store.sync(options));
-    } else listing.push({ store, removed, listed });
+      continue;
+    }
+    const share = store[SHARED]();
+    const plan = planSync([...listed, ...removed], new Set(removed));
+    if (share.before(plan.create, plan.update, plan.destroy)) listing.push({ share, removed, listed });
+    else {
+      share.end(new Batch(), undefined);
+      for (const record of [...listed, ...removed]) refused.add(record);
+    }
   }
   for (const { removed, listed } of listing) {
     destroy.push(...removed);
@@ -47,7 +57,7 @@ export async function syncStores(stores: readonly Store<AnyModel>[], strong: Rea
   }
   // Edited records no store lists (loaded by Model.load, or reached by an accessor).
   for (const record of strong) {
-    if (record.phantom || record.erased || !record.dirty || inQueued.has(record)) continue;
+    if (record.phantom || record.erased || !record.dirty || inQueued.has(record) || refused.has(record)) continue;
     if (gated(record.getModelClass())) {
       inQueued.add(record);
       queued.push(() => record.save());
@@ -63,9 +73,12 @@ export async function syncStores(stores: readonly Store<AnyModel>[], strong: Rea
     } else records.add(record);
   }
   const across = crossings([...inQueued, ...records], gated);
-  if (across.length > 0) throw refusal(across);
-  for (const { store, removed, listed } of listing) {
-    const share = store[SHARED]();
+  if (across.length > 0) {
+    const refusing = refusal(across);
+    for (const { share } of listing) share.end(refusing.batch, refusing);
+    throw refusing;
+  }
+  for (const { share, removed, listed } of listing) {
     shares.push(share);
     for (const record of [...removed, ...listed]) hears.set(record, [...(hears.get(record) ?? []), share]);
   }

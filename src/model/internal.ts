@@ -35,6 +35,8 @@ export interface OwnerHooks {
   [RELIST]?(record: object): void;
   /** It let the record go (a session then holds it by itself: rest-proxy/associations). */
   left?(record: object): void;
+  /** The store is destroyed and about to let every record go (a session takes its pending ones: rest-proxy/associations). */
+  released?(): void;
 }
 
 /**

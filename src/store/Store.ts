@@ -432,7 +432,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   }
 
   /** @internal A sync of others (a session's) writes the store's records: it shows syncing, then its outcome. */
-  [SHARED](): SyncShare { return this.#syncs.share(); }
+  [SHARED](): SyncShare<M> { return this.#syncs.share(); }
 
   /** True while a sync is running. */
   get isSyncing(): boolean {

@@ -187,6 +187,7 @@ export class StoreRecords<M extends Model> {
 
   /** Let every record go and hold none (the store is destroyed). */
   release(): void {
+    this.owner.released?.();
     for (const record of [...this.list.all, ...this.changes.clear()]) unjoin(record, this.owner);
     this.list.all = [];
     this.list.reindex();

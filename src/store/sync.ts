@@ -55,8 +55,9 @@ export function planSync<M extends Model<object>>(records: readonly M[], removed
 /** @internal Store[SHARED]: a session's sync writes the store's records. */
 export const SHARED: unique symbol = Symbol('rest-proxy.shared');
 
-/** A sync of others writing a store's records: `wrote` per operation of them that succeeded, `end` once. */
-export interface SyncShare {
+/** A sync of others writing a store's records: `before` asks the store's `beforesync` (false: leave them out, then `end`), `wrote` per operation of them that succeeded, `end` once. */
+export interface SyncShare<M extends Model<object> = Model<object>> {
+  before(create: M[], update: M[], destroy: M[]): boolean;
   wrote(operation: Operation): void;
   end(batch: Batch, error: BatchError | undefined): void;
 }
@@ -77,11 +78,12 @@ export class Syncs<M extends Model<object>> {
   }
 
   /** A sync of others writes the store's records: it runs (syncing) until `end`. */
-  share(): SyncShare {
+  share(): SyncShare<M> {
     const host = this.host;
     this.#running++;
     host.changed();
     return {
+      before: host.before,
       wrote: host.wrote,
       end: (batch, error) => {
         this.#running--;
