@@ -33,15 +33,21 @@ afterEach(async () => {
   await server.close();
 });
 
+/** Two stores of a session: shelf 1 edited, a new item. */
+async function editedShelfAndNewItem() {
+  const session = new Session();
+  const shelves = new Store({ model: Shelf, pageSize: 0, session });
+  const items = new Store({ model: Item, pageSize: 0, session });
+  await shelves.load();
+  server.reset();
+  shelves.getById(1)?.set('name', 'AA');
+  const [item] = items.add({ name: 'pen' });
+  return { session, shelves, items, item };
+}
+
 describe('beforesync', () => {
   it('session.sync() fires it on each store it syncs, with what it will send of that store', async () => {
-    const session = new Session();
-    const shelves = new Store({ model: Shelf, pageSize: 0, session });
-    const items = new Store({ model: Item, pageSize: 0, session });
-    await shelves.load();
-    server.reset();
-    shelves.getById(1)?.set('name', 'AA');
-    const [item] = items.add({ name: 'pen' });
+    const { session, shelves, items, item } = await editedShelfAndNewItem();
     const heard: string[] = [];
     shelves.on('beforesync', ({ store, create, update, destroy }) => void heard.push(`${store.model.getEntityName()} ${create.length}/${update.length}/${destroy.length}`));
     items.on('beforesync', ({ store, create, update, destroy }) => void heard.push(`${store.model.getEntityName()} ${create.length}/${update.length}/${destroy.length}`));
@@ -52,13 +58,7 @@ describe('beforesync', () => {
   });
 
   it("a listener's false keeps that store's records out of the sync, pending; the other stores' are sent", async () => {
-    const session = new Session();
-    const shelves = new Store({ model: Shelf, pageSize: 0, session });
-    const items = new Store({ model: Item, pageSize: 0, session });
-    await shelves.load();
-    server.reset();
-    shelves.getById(1)?.set('name', 'AA');
-    const [item] = items.add({ name: 'pen' });
+    const { session, shelves, item } = await editedShelfAndNewItem();
     const stop = shelves.on('beforesync', () => false);
     await session.sync();
     expect(requestLines(server)).toEqual(['POST /items']);
