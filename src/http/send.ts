@@ -74,16 +74,11 @@ export async function readText(response: Response, maxBytes: number, request: Ht
   return decoder.decode(bytes);
 }
 
-/** Node's code for a connection refused or a name not found: nothing was sent, so nothing was applied. */
-const NOT_SENT = /^(ECONNREFUSED|ENOTFOUND)$/;
-
-/** A fetch that failed as a ProxyError of kind 'network', its reason named (with Node's code). */
-function networkError(label: string, write: boolean, error: unknown): ProxyError {
+function networkReason(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined;
-  const code: unknown = isPlainObject(cause) || cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
+  const code = isPlainObject(cause) || cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
   const detail = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-  const sent = typeof code !== 'string' || !NOT_SENT.test(code);
-  return new ProxyError('network', networkFailed(label, typeof code === 'string' ? `${code}: ${detail}` : detail, write), { cause: error, mayHaveBeenApplied: write && sent });
+  return typeof code === 'string' ? `${code}: ${detail}` : detail;
 }
 
 /** The init fetch gets: writes never follow redirects (the caller sees the 3xx, or an opaque redirect in a browser). */
@@ -101,7 +96,11 @@ export function fetching(fetchOf: () => FetchFunction | undefined, maxBytes: num
   return async (request) => {
     const fetchImpl = fetchOf();
     if (fetchImpl === undefined) throw new ProxyError('config', noFetch(request.label));
-    const failed = (error: unknown): ProxyError => networkError(request.label, request.write, error);
+    const failed = (error: unknown): ProxyError => {
+      const reason = networkReason(error);
+      // A connection refused or a name not found (Node's codes): nothing was sent, so nothing was applied.
+      return new ProxyError('network', networkFailed(request.label, reason, request.write), { cause: error, mayHaveBeenApplied: !/^E(CONNREFUSED|NOTFOUND):/.test(reason) });
+    };
     let response: Response;
     try {
       response = await fetchImpl(request.url, initOf(request));

@@ -2,6 +2,7 @@ import { ProxyError, type FieldErrors } from '../errors/ProxyError.js';
 import { noRecordRead } from '../errors/messages.js';
 import { Operation } from '../operation/Operation.js';
 import { ERASE, FAIL, SEND, STORED, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
+import { canonicalIsoTime } from '../util/isoDate.js';
 import { isValidId, type Action, type FieldInfo, type RecordLike } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
@@ -408,7 +409,8 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** @internal */
   [STORED](name: string): unknown {
-    return ownValue(this[DATA], name);
+    const value = ownValue(this[DATA], name);
+    return value === undefined || (typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) && recordInfo(this).byName.get(name)?.type === 'date') ? value : readField(this, name);
   }
 }
 

@@ -101,8 +101,6 @@ export class Field implements FieldInfo {
   readonly serialize: FieldConfig['serialize'];
   readonly defaultValue: unknown;
   readonly allowNull: boolean;
-  /** The value of the field given none (not even a defaultValue): the type's empty value with `allowNull: false`, else null. */
-  readonly blank: unknown;
   readonly customConvert: FieldConfig['convert'];
   /** Converted on first read, not when a record is made from server data (built-in types only). */
   readonly lazy: boolean;
@@ -136,7 +134,6 @@ export class Field implements FieldInfo {
     this.serialize = config.serialize;
     this.defaultValue = config.defaultValue;
     this.allowNull = config.allowNull ?? true;
-    this.blank = this.allowNull || type === 'auto' || type === 'date' ? null : EMPTY[type];
     this.customConvert = config.convert;
     this.lazy = type !== 'auto' && config.convert === undefined;
     this.#inType = CONVERTED[type];

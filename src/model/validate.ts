@@ -56,15 +56,7 @@ export function validateRecord(record: ValueHolder): FieldErrors {
   const errors: FieldErrors = {};
   for (const [field, list] of rules) {
     const value = readField(record, field);
-    const messages = list.flatMap((rule) => {
-      // A rule that throws (a custom() reading a property of null) fails this field, named, and
-      // never stops the other records of a sync from being checked and sent.
-      try {
-        return rule(value, record);
-      } catch (error) {
-        return `is invalid (${rule.name || 'validator'} threw: ${error instanceof Error ? error.message : String(error)})`;
-      }
-    });
+    const messages = list.flatMap((rule) => rule(value, record));
     // Each field once (the rules are by field): an own key, also for one named `constructor`.
     if (messages.length > 0) errors[field] = messages;
   }

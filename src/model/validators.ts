@@ -76,9 +76,19 @@ function rule<O extends { message?: ValidatorMessage<O> }>(name: string, options
   });
 }
 
-/** A rule named after its maker, so that a failure message can name it (a minifier keeps a string). */
+/**
+ * The rule as it is checked: one that throws (a custom() reading a property of null, a message
+ * function) fails its field with a message naming it, and never stops the other records of a
+ * sync from being checked and sent.
+ */
 function named(name: string, validator: Validator): Validator {
-  return Object.defineProperty(validator, 'name', { value: name });
+  return (value, record) => {
+    try {
+      return validator(value, record);
+    } catch (error) {
+      return [`is invalid (${name} threw: ${error instanceof Error ? error.message : String(error)})`];
+    }
+  };
 }
 
 function bounds(name: string, options: { min?: unknown; max?: unknown }, valid: (bound: unknown) => boolean, expect: string): void {

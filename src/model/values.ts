@@ -20,8 +20,8 @@ export const NONE_CHANGED: readonly string[] = Object.freeze([]);
 
 /**
  * The value of a field, converted on first read for built-in types. A declared field given no
- * value reads as its blank (null, or its type's empty value with `allowNull: false`); the id of a
- * new record, and a key waiting for a new parent (rest-proxy/associations), read as undefined.
+ * value reads as null converted (null, or its type's empty value with `allowNull: false`); the id
+ * of a new record, and a key waiting for a new parent (rest-proxy/associations), read as undefined.
  */
 export function readField(record: ValueHolder, name: string): unknown {
   const data = record[DATA];
@@ -29,7 +29,8 @@ export function readField(record: ValueHolder, name: string): unknown {
   if (value == null && extensions.keyWaits?.(record, name)) return undefined;
   const info = recordInfo(record);
   const field = info.byName.get(name);
-  if (value === undefined) return field === undefined || name === info.idProperty ? undefined : field.blank;
+  // Its blank: what null converts to (the type's empty value with allowNull: false, else null).
+  if (value === undefined) return field === undefined || name === info.idProperty ? undefined : field.convert(null, record);
   if (field === undefined || !field.lazy || field.isConverted(value)) return value;
   const converted = field.convert(value, record);
   if (converted === INVALID) return null;

@@ -15,5 +15,5 @@ export const SUCCEED: unique symbol = Symbol('rest-proxy.succeed');
 export const FAIL: unique symbol = Symbol('rest-proxy.fail');
 /** `()`: the record is gone from the server. */
 export const ERASE: unique symbol = Symbol('rest-proxy.erase');
-/** `(name) => unknown`: a field's value as the record holds it (undefined: given none; a date may still be the ISO string it is written as). */
+/** `(name) => unknown`: a field's value to write: undefined when it was given none, a date still held as the canonical ISO string it is written as, else its value as `get` reads it. */
 export const STORED: unique symbol = Symbol('rest-proxy.stored');

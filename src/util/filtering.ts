@@ -20,8 +20,7 @@ function isAnyOf(value: unknown, wanted: unknown): boolean {
 function order(a: unknown, b: unknown): number {
   const x = comparable(a);
   const y = comparable(b);
-  if (typeof x === 'number' && typeof y === 'number') return compareOrdered(x, y);
-  if (typeof x === 'number' && typeof y === 'string' && y.trim() !== '' && !Number.isNaN(Number(y))) return compareOrdered(x, Number(y));
+  if (typeof x === 'number' && (typeof y === 'number' || (typeof y === 'string' && y.trim() !== '' && !Number.isNaN(Number(y))))) return compareOrdered(x, Number(y));
   return compareText(x, y);
 }
 

@@ -41,8 +41,7 @@ export function compareValues(a: unknown, b: unknown): number {
   if (empty !== 0 || rank(a) === 1) return empty;
   const x = comparable(a);
   const y = comparable(b);
-  if (typeof x === 'number' && typeof y === 'number') return compareOrdered(x, y);
-  if (typeof x === 'boolean' && typeof y === 'boolean') return Number(x) - Number(y);
+  if (typeof x === typeof y && (typeof x === 'number' || typeof x === 'boolean')) return compareOrdered(Number(x), Number(y));
   return compareText(x, y);
 }
 

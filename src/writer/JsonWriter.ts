@@ -3,7 +3,6 @@ import type { Request } from '../operation/Request.js';
 import type { FieldInfo, RecordLike } from '../operation/types.js';
 import { applyOptions, defineOptions, is, option, type OptionSchema } from '../util/options.js';
 import { put } from '../util/path.js';
-import { canonicalIsoTime } from '../util/isoDate.js';
 
 /** How Dates are written: ISO 8601 (default), UNIX seconds, milliseconds, or your function. */
 export type DateFormat = 'iso' | 'timestamp' | 'time' | ((date: Date) => unknown);
@@ -138,15 +137,16 @@ export class JsonWriter {
         if (!field.persist || field.name === idProperty) continue;
         if (!all && !record.isModified(field.name)) continue;
         // A field given no value is not written (it reads as its blank, which is no value set).
-        const stored = record[STORED](field.name);
-        if (stored === undefined) continue;
-        if (isoDates && field.type === 'date' && field.serialize === undefined && typeof stored === 'string' && !Number.isNaN(canonicalIsoTime(stored))) {
-          // A date still held as the canonical ISO string it would be written as: written as is.
-          put(out, outputKey(field), stored);
-          continue;
-        }
-        const value = record.get(field.name);
+        let value = record[STORED](field.name);
         if (value === undefined) continue;
+        if (typeof value === 'string' && field.type === 'date') {
+          // A date still held as the canonical ISO string it would be written as: written as is.
+          if (isoDates && field.serialize === undefined) {
+            put(out, outputKey(field), value);
+            continue;
+          }
+          value = record.get(field.name);
+        }
         put(out, outputKey(field), this.serializeValue(field, value, record));
       }
     }

@@ -260,17 +260,4 @@ describe('a rule that throws', () => {
     await expect(record.save()).rejects.toMatchObject({ kind: 'validation', message: expect.stringMatching(/not saved: email is invalid \(custom threw: /) });
     expect(received()).toEqual([]);
   });
-
-  it('a rule written by hand that throws is named by its function', () => {
-    const Guarded = class extends Model.define({
-      entityName: 'Guarded',
-      fields: { id: 'int', name: 'string' },
-      validators: {
-        name: function mustBeKnown(): readonly string[] {
-          throw new Error('unknown');
-        },
-      },
-    }) {};
-    expect(new Guarded({ name: 'a' }).validate()).toEqual({ name: ['is invalid (mustBeKnown threw: unknown)'] });
-  });
 });
