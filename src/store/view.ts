@@ -13,7 +13,7 @@ import { ownValue, readField } from '../model/values.js';
 import type { Filter, Sorter } from '../operation/types.js';
 import type { Group } from './options.js';
 import { valueTest } from '../util/filtering.js';
-import { compareOrdered, compareText, textOf } from '../util/sorting.js';
+import { compareText, textOf } from '../util/sorting.js';
 import { moveItem } from '../util/arrays.js';
 
 /** What the view knows of a listed record: where it came (ord), whether it is shown, its sort keys, where it was last seen in the view's arrays. */
@@ -39,7 +39,9 @@ function sortKey(value: unknown): unknown {
 
 /** compareValues (util/sorting) on sort keys: numbers by value, strings by code point, empty last. */
 function compareKeys(x: unknown, y: unknown): number {
-  if ((typeof x === 'string' && typeof y === 'string') || (typeof x === 'number' && typeof y === 'number')) return compareOrdered(x, y);
+  // Inline, never subtracting (Infinity - Infinity is NaN): the hot path of a sorted view.
+  if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
+  if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : x > y ? 1 : 0;
   if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
   if (typeof x === 'boolean' && typeof y === 'boolean') return Number(x) - Number(y);
   return compareText(x, y);
