@@ -82,6 +82,8 @@ export interface Extensions {
    * parents, through the keys it references). Empty for a record that waits for nothing.
    */
   waitsFor?: (record: Model<object>) => readonly Model<object>[];
+  /** Associations: the keys of `record` that wait for a phantom parent, each with that parent (what an outbox stores, to fill them after a reload). */
+  referencesOf?: (record: Model<object>) => readonly (readonly [string, Model<object>])[];
   /**
    * Associations, nested write: `carried(record)`, the record travels in its parent's body (its
    * own store's sync does not send it); `carries(record)`, a clean record has such records to

@@ -324,6 +324,7 @@ export class Replay {
     await this.#commit(change).catch(() => undefined);
     // Durable: then live records take their id.
     for (const [live, name] of retarget) live.set({ [name]: id });
+    for (const other of change.put) this.#table.held.delete(other.id);
     if (this.#table.rowGone(entry, rid)) eraseRecord(record); // destroyed through another copy before this create was confirmed
     this.#remove(entry.id);
     if (entry.action === 'create') this.events.emit('idmapped', { record, clientId, id });

@@ -27,6 +27,8 @@ export class EntryTable {
   #bytes = 0;
   /** Rows (`entity id`) destroyed while a create that may have been applied was pending. */
   readonly #gone = new Set<string>();
+  /** Entries rewritten by an id map not yet durable (their live records not yet given the id): not sent until then. */
+  readonly held = new Set<string>();
 
   get(id: string): Entry | undefined {
     return this.all.get(id);
@@ -111,14 +113,19 @@ export class EntryTable {
     for (const other of this.waitingFor(clientId)) {
       if (other === create) continue;
       const values = { ...other.values };
+      const refs = { ...other.refs };
       const record = live.get(other.clientId);
-      for (const [name, value] of Object.entries(values)) {
-        if (value !== clientId) continue;
+      for (const name of new Set([...Object.keys(values), ...Object.keys(refs)])) {
+        if (values[name] !== clientId && refs[name] !== clientId) continue;
         values[name] = rid;
-        if (record !== undefined && readField(record, name) === clientId) retarget.push([record, name]);
+        delete refs[name];
+        // The live record's key, unless set otherwise since (a record made again from storage holds none).
+        const now: unknown = record === undefined ? undefined : readField(record, name);
+        if (record !== undefined && (now === clientId || now === null || now === undefined)) retarget.push([record, name]);
       }
-      const next = { ...other, rid: other.clientId === clientId && other.rid === null ? rid : other.rid, parents: other.parents.filter((parent) => parent !== clientId), values };
+      const next = { ...other, rid: other.clientId === clientId && other.rid === null ? rid : other.rid, parents: other.parents.filter((parent) => parent !== clientId), values, refs };
       this.set(next);
+      this.held.add(next.id);
       put.push(next);
     }
     return retarget;
@@ -198,7 +205,7 @@ export class EntryTable {
     for (const entry of this.all.values()) {
       if (seen.has(entry.clientId)) continue;
       seen.add(entry.clientId);
-      if (entry.phase !== 'queued' || entry.tab !== tab || entry.parents.some((parent) => this.#clients.has(parent))) continue;
+      if (entry.phase !== 'queued' || entry.tab !== tab || this.held.has(entry.id) || entry.parents.some((parent) => this.#clients.has(parent))) continue;
       out.push(entry);
       if (out.length >= limit) break;
     }

@@ -1,0 +1,81 @@
+/**
+ * What a stored intent carries (issue 28): a new parent's new children keep their parent across
+ * a reload (a new Outbox over the same storage, new model classes), also through a url template
+ * `/authors/{authorId}/books`; against the test server.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BatchError, Model, RestProxy, Store } from '../../src/index.js';
+import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
+import { Outbox, type OutboxStorage } from '../../src/offline.js';
+import { startTestServer, type TestServer } from '../server/index.js';
+import { closeAll, opened, ReopenableStorage, rejectionOf, requestLines } from './helpers.js';
+
+let server: TestServer;
+
+beforeEach(async () => {
+  server = await startTestServer({ resources: { authors: [], books: [] } });
+});
+
+afterEach(async () => {
+  await closeAll();
+  await server.close();
+});
+
+// Not shared in a module: declaration emit cannot name classes an exported function returns.
+/** Fresh Author and Book classes (a page after a reload makes them again), attached to an outbox over `storage`, opened. */
+async function page(storage: OutboxStorage, options: { nested?: boolean } = {}) {
+  const proxy = (path: string) => new RestProxy({ url: `${server.url}/${path}`, idempotencyKey: true, timeout: 2_000 });
+  class Author extends Model.define({ entityName: 'Author', fields: { id: 'int', name: 'string' } }) {
+    static override proxy = proxy('authors');
+    static associations = { books: hasMany(() => Book, { foreignKey: 'authorId', inverse: 'author' }) };
+    declare books: Accessor<typeof Author.associations.books>;
+  }
+  class Book extends Model.define({ entityName: 'Book', fields: { id: 'int', title: 'string', authorId: 'int' } }) {
+    static override proxy = proxy(options.nested ? 'authors/{authorId}/books' : 'books');
+    static associations = { author: belongsTo(() => Author, { foreignKey: 'authorId', inverse: 'books' }) };
+    declare setAuthor: Accessor<typeof Book.associations.author, 'set'>;
+  }
+  const outbox = new Outbox({ name: 'intent', storage, models: [Author, Book] });
+  opened.push(outbox);
+  await outbox.open();
+  const session = new Session();
+  return { Author, Book, outbox, session, authors: new Store({ model: Author, session, pageSize: 0 }), books: new Store({ model: Book, session, pageSize: 0 }) };
+}
+
+/** Offline (every request refused), a new author and her new book saved through a session's sync; the page closed. */
+async function queuedOffline(storage: OutboxStorage, options: { nested?: boolean } = {}) {
+  const first = await page(storage, options);
+  server.inject({ type: 'reset-before', times: 100 });
+  const [ann] = first.authors.add({ name: 'ann' });
+  const [book] = first.books.add({ title: 'one' });
+  book!.setAuthor(ann!);
+  expect(await rejectionOf(first.session.sync())).toBeInstanceOf(BatchError);
+  expect(first.outbox.getSnapshot()).toMatchObject({ pending: 2 });
+  await first.outbox.close();
+  opened.splice(opened.indexOf(first.outbox), 1);
+  server.reset();
+}
+
+describe("a new parent's new child across a reload", () => {
+  it('the child is created with its parent\'s id (/books)', async () => {
+    const storage = new ReopenableStorage();
+    await queuedOffline(storage);
+    const second = await page(storage);
+    await second.outbox.flush();
+    expect(second.outbox.failed).toEqual([]);
+    const [author] = server.db['authors'] ?? [];
+    expect(server.db['books']).toEqual([expect.objectContaining({ title: 'one', authorId: author?.['id'] })]);
+    expect(requestLines(server).filter((line) => !line.startsWith('GET'))).toEqual(['POST /authors', 'POST /books']);
+  });
+
+  it('a url template /authors/{authorId}/books is filled with the created id', async () => {
+    const storage = new ReopenableStorage();
+    await queuedOffline(storage, { nested: true });
+    const second = await page(storage, { nested: true });
+    await second.outbox.flush();
+    expect(second.outbox.failed).toEqual([]);
+    const [author] = server.db['authors'] ?? [];
+    expect(server.db['books']).toEqual([expect.objectContaining({ title: 'one', authorId: author?.['id'] })]);
+    expect(requestLines(server).filter((line) => !line.startsWith('GET'))).toEqual(['POST /authors', `POST /authors/${String(author?.['id'])}/books`]);
+  });
+});
