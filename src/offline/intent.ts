@@ -90,8 +90,11 @@ export function cycleOf(record: Model<object>): Model<object>[] | undefined {
   return visit(record);
 }
 
-export function cycleError(cycle: readonly Model<object>[]): ProxyError {
-  return new ProxyError('config', `write refused: a cycle of keys among new records: ${cycle.map((record) => record.clientId).join(' -> ')}; nothing was sent`, { mayHaveBeenApplied: false });
+/** The error of a create refused for a cycle (with its operation, as a sync lists it). */
+export function cycleError(record: Model<object>, cycle: readonly Model<object>[]): ProxyError {
+  const error = new ProxyError('config', `write refused: a cycle of keys among new records: ${cycle.map((one) => one.clientId).join(' -> ')}; nothing was sent`, { mayHaveBeenApplied: false });
+  new Operation({ action: 'create', records: [record] }).setException(error);
+  return error;
 }
 
 /** Values as stored: JSON (a date as its ISO string). */

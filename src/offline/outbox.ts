@@ -162,7 +162,7 @@ export class Outbox {
     if (invalid !== undefined) return Promise.reject(invalid);
     // Keys in a cycle among new records: no order can send them (as without an outbox).
     const cycle = phantom ? cycleOf(record) : undefined;
-    if (cycle !== undefined) return Promise.reject(cycleError(cycle));
+    if (cycle !== undefined) return Promise.reject(cycleError(record, cycle));
     // A new parent this outbox does not hold (its model not attached) is saved first, through its
     // own proxy: the child's entry could not wait for it, and would go without its key.
     const outside = (extensions.waitsFor?.(record) ?? []).filter((parent) => parent.phantom && !parent.erased && attached.get(parent.getModelClass()) !== this);

@@ -8,7 +8,7 @@ import { BatchError, Model, RestProxy, Store } from '../../src/index.js';
 import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
 import { Outbox, type OutboxStorage } from '../../src/offline.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { closeAll, opened, ReopenableStorage, rejectionOf, requestLines } from './helpers.js';
+import { closeAll, opened, proxyErrorOf, ReopenableStorage, rejectionOf, requestLines } from './helpers.js';
 
 let server: TestServer;
 
@@ -77,5 +77,51 @@ describe("a new parent's new child across a reload", () => {
     const [author] = server.db['authors'] ?? [];
     expect(server.db['books']).toEqual([expect.objectContaining({ title: 'one', authorId: author?.['id'] })]);
     expect(requestLines(server).filter((line) => !line.startsWith('GET'))).toEqual(['POST /authors', `POST /authors/${String(author?.['id'])}/books`]);
+  });
+});
+
+describe('a cycle of keys among new records, through the outbox', () => {
+  /** Person and Team, each new one pointing at the other (Person.teamId, Team.leaderId), attached. */
+  async function cyclic() {
+    const proxy = (path: string) => new RestProxy({ url: `${server.url}/${path}`, idempotencyKey: true, timeout: 2_000 });
+    class Person extends Model.define({ entityName: 'Person', fields: { id: 'int', name: 'string', teamId: 'int' } }) {
+      static override proxy = proxy('authors');
+      static associations = { team: belongsTo(() => Team, { foreignKey: 'teamId' }) };
+      declare setTeam: Accessor<typeof Person.associations.team, 'set'>;
+    }
+    class Team extends Model.define({ entityName: 'Team', fields: { id: 'int', name: 'string', leaderId: 'int' } }) {
+      static override proxy = proxy('books');
+      static associations = { leader: belongsTo(() => Person, { foreignKey: 'leaderId' }) };
+      declare setLeader: Accessor<typeof Team.associations.leader, 'set'>;
+    }
+    const outbox = new Outbox({ name: 'cycle', storage: new ReopenableStorage(), models: [Person, Team] });
+    opened.push(outbox);
+    await outbox.open();
+    const session = new Session();
+    const people = new Store({ model: Person, session, pageSize: 0 });
+    const teams = new Store({ model: Team, session, pageSize: 0 });
+    const [ann] = people.add({ name: 'ann' });
+    const [red] = teams.add({ name: 'red' });
+    ann!.setTeam(red!);
+    red!.setLeader(ann!);
+    return { outbox, session, ann: ann!, red: red! };
+  }
+
+  it("save() rejects with kind 'config' before any request, nothing stored", async () => {
+    const { outbox, ann } = await cyclic();
+    const error = await proxyErrorOf(ann.save());
+    expect(error.kind).toBe('config');
+    expect(error.message).toMatch(/cycle/);
+    expect(outbox.getSnapshot()).toMatchObject({ pending: 0, sending: 0, failed: 0 });
+    expect(server.requests).toEqual([]);
+  });
+
+  it("session.sync() rejects with 'config' before any request", async () => {
+    const { outbox, session } = await cyclic();
+    const error = await rejectionOf(session.sync());
+    expect(error).toBeInstanceOf(BatchError);
+    expect(error instanceof BatchError && error.errors.map((each) => each.kind)).toEqual(['config', 'config']);
+    expect(outbox.getSnapshot()).toMatchObject({ pending: 0, sending: 0, failed: 0 });
+    expect(server.requests).toEqual([]);
   });
 });
