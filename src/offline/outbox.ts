@@ -2,7 +2,7 @@
  * The outbox: attached models' saves, destroys and syncs are stored as intents (entry.ts) before
  * their first attempt and replayed (replay.ts) until the server has them.
  */
-import { BatchError } from '../errors/BatchError.js';
+import { BatchError, queuedBatch } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { extensions, type OutboxGate } from '../model/extensions.js';
 import type { Model, PersistOptions, SaveOptions } from '../model/Model.js';
@@ -89,13 +89,17 @@ export class Outbox {
         // A destroy of the copy in flight: once it went, the row is gone, and the record with it (before its next write).
         void enqueue(record, () => enqueue(copy, () => Promise.resolve(copy.erased && eraseRecord(record))));
       },
-      restore: (store) => {
-        if (this.#joined.has(store)) return;
-        this.#joined.add(store);
+      restore: (store, loaded) => {
         const model = store.model;
-        const records = this.#replay.restored.filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
-        store.add(records);
-        store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
+        if (!this.#joined.has(store)) {
+          this.#joined.add(store);
+          const records = this.#replay.restored.filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
+          store.add(records);
+          store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
+        }
+        // A row whose destroy is pending (or failed) is not listed again by a load.
+        const gone = this.#replay.host.table.destroying(model.getEntityName());
+        return gone.size === 0 ? loaded : loaded.filter((record) => !(record instanceof model && gone.has(JSON.stringify(json({ id: record.getId() }).id ?? null))));
       },
     };
   }
@@ -247,7 +251,7 @@ export class Outbox {
     batch.operations.push(...invalid);
     batch.exceptions.push(...invalid);
     batch.isComplete = true;
-    const failure = batch.hasException() ? new BatchError(batch, batch.exceptions.flatMap((operation) => operation.error ?? [])) : undefined;
+    const failure = batch.hasException() ? queuedBatch(new BatchError(batch, batch.exceptions.flatMap((operation) => operation.error ?? []))) : undefined;
     host.ended(batch, failure);
     host.changed();
     if (failure !== undefined) throw failure;

@@ -41,7 +41,6 @@ export class Replay {
   /** Entries answered whose removal is being committed. */
   #finishing = 0;
   #paused: false | PauseReason = false;
-  #pauseError: ProxyError | undefined;
   #pauseTimer: ReturnType<typeof setTimeout> | undefined;
   #probes = 0;
   #probeNow = false;
@@ -115,8 +114,6 @@ export class Replay {
     const settled = new Promise<Operation>((resolve, reject) => this.#waiters.add(kept.id, { resolve, reject }));
     this.#commit({ put: [kept], ...(drop ? { delete: [drop.id] } : {}) }).then(
       () => {
-        const error = this.#pauseError;
-        if (this.#paused !== false && error !== undefined) this.#waiters.settle(kept.id, undefined, queued(error));
         const failed = this.#table.failedBefore(kept);
         if (failed !== undefined) this.#hold([kept], failed);
         this.#pump();
@@ -364,15 +361,12 @@ export class Replay {
   // ---- pauses ----------------------------------------------------------------------------------
 
   #pause(reason: PauseReason, error: ProxyError): void {
-    this.#pauseError = error;
     if (this.#paused !== reason) {
       this.#paused = reason;
       clearTimeout(this.#pauseTimer);
       this.#pauseTimer = undefined;
       this.events.emit('paused', { reason });
     }
-    // The writes waiting to be sent are kept: their saves hear it now, not after the pause.
-    for (const entry of this.#table.all.values()) if (entry.phase === 'queued') this.#waiters.settle(entry.id, undefined, queued(error));
     // Writes failing together wait for the one timer already set (a probe's failure sets the next).
     if (reason === 'auth' || this.#pauseTimer !== undefined) return;
     const delay = reason === 'rate-limit' ? (retryAfter(error, Date.now()) ?? backoff(++this.#probes, OFFLINE_MAX)) : backoff(++this.#probes, OFFLINE_MAX);
@@ -387,7 +381,6 @@ export class Replay {
     clearTimeout(this.#pauseTimer);
     this.#pauseTimer = undefined;
     this.#probes = 0;
-    this.#pauseError = undefined;
     if (this.#paused === false) return;
     this.#paused = false;
     this.events.emit('resumed', {});

@@ -93,6 +93,13 @@ export class EntryTable {
     return moved;
   }
 
+  /** The rows (their ids as JSON text) of `entity` whose destroy is pending or failed. */
+  destroying(entity: string): Set<string> {
+    const rows = new Set<string>();
+    for (const entry of this.all.values()) if (entry.action === 'destroy' && entry.entity === entity && entry.phase !== 'done') rows.add(JSON.stringify(entry.rid));
+    return rows;
+  }
+
   /** The record's entries and those that wait for it (its phantom children). */
   waitingFor(clientId: string): Entry[] {
     const out = [...(this.#clients.get(clientId) ?? [])].flatMap((id) => this.all.get(id) ?? []);

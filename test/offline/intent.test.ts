@@ -3,7 +3,7 @@
  * a reload (a new Outbox over the same storage, new model classes), also through a url template
  * `/authors/{authorId}/books`; against the test server.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BatchError, Model, RestProxy, Store } from '../../src/index.js';
 import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
 import { Outbox, type OutboxStorage } from '../../src/offline.js';
@@ -49,8 +49,9 @@ async function queuedOffline(storage: OutboxStorage, options: { nested?: boolean
   const [ann] = first.authors.add({ name: 'ann' });
   const [book] = first.books.add({ title: 'one' });
   book!.setAuthor(ann!);
-  expect(await rejectionOf(first.session.sync())).toBeInstanceOf(BatchError);
-  expect(first.outbox.getSnapshot()).toMatchObject({ pending: 2 });
+  // The author's create fails (offline); the book's is not attempted: the sync settles once both are answered.
+  void first.session.sync().catch(() => undefined);
+  await vi.waitFor(() => expect(first.outbox.getSnapshot()).toMatchObject({ pending: 2, paused: 'offline' }));
   await first.outbox.close();
   opened.splice(opened.indexOf(first.outbox), 1);
   server.reset();
