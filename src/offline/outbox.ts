@@ -169,7 +169,10 @@ export class Outbox {
     if (cycle !== undefined) return Promise.reject(cycleError(record, cycle));
     // A new parent this outbox does not hold (its model not attached) is saved first, through its
     // own proxy: the child's entry could not wait for it, and would go without its key.
-    const outside = (extensions.waitsFor?.(record) ?? []).filter((parent) => parent.phantom && !parent.erased && attached.get(parent.getModelClass()) !== this);
+    const parents = (extensions.waitsFor?.(record) ?? []).filter((parent) => parent.phantom && !parent.erased);
+    const outside = parents.filter((parent) => attached.get(parent.getModelClass()) !== this);
+    // One this outbox holds, not yet saved, is saved first (its entry stored now): the child's waits for it.
+    for (const parent of parents) if (!outside.includes(parent) && this.#replay.entriesOf(parent.clientId).length === 0) parent.save().catch(() => undefined);
     if (outside.length > 0) {
       const waited = (cause: unknown) => new ProxyError('dependency', `save of ${record.clientId} not sent: it waits for ${outside.map((parent) => parent.clientId).join(', ')}, whose create failed`, { cause, mayHaveBeenApplied: false });
       if (!options.parentsSaved) return Promise.all(outside.map((parent) => parent.save())).then(() => this.#save(record, { ...options, parentsSaved: true }), (error: unknown) => Promise.reject(waited(error)));

@@ -136,6 +136,8 @@ export class Replay {
       this.#remove(entry.id);
       this.#waiters.settle(entry.id, operation);
     }
+    // A new child of it is never sent without its key: it waits until given another parent, or none.
+    for (const entry of entries) for (const child of this.#table.waitingFor(entry.clientId)) this.#hold([child], entry, 'whose create was cancelled (the record was destroyed before it was created)');
     this.#view.changed();
     this.#commit({ delete: entries.map((entry) => entry.id) }).catch(() => undefined);
   }
@@ -341,8 +343,8 @@ export class Replay {
   }
 
   /** Entries held by a failed one (not failed themselves, not sent): their saves are told, kind 'dependency'. */
-  #hold(entries: readonly Entry[], failed: Entry): void {
-    for (const entry of entries) this.#waiters.settle(entry.id, undefined, queued(dependencyError(entry, failed, this.live.get(entry.clientId))));
+  #hold(entries: readonly Entry[], failed: Entry, why?: string): void {
+    for (const entry of entries) this.#waiters.settle(entry.id, undefined, queued(dependencyError(entry, failed, this.live.get(entry.clientId), why)));
   }
 
   #wakeAt(entry: Entry): void {

@@ -205,14 +205,15 @@ export class EntryTable {
     return { pending, sending, failed, oldestPendingAt: oldest };
   }
 
-  /** The entries `tab` may send now, in order: the first of their record, its phantom parents confirmed. */
+  /** The entries `tab` may send now, in order: the first of their record, its phantom parents created (none left in `parents`). */
   sendable(limit: number, tab: string): Entry[] {
     const out: Entry[] = [];
     const seen = new Set<string>();
     for (const entry of this.all.values()) {
       if (seen.has(entry.clientId)) continue;
       seen.add(entry.clientId);
-      if (entry.phase !== 'queued' || entry.tab !== tab || this.held.has(entry.id) || entry.parents.some((parent) => this.#clients.has(parent))) continue;
+      // A parent still listed is not created: it waits (a parent discarded or cancelled: until it is given another, or none).
+      if (entry.phase !== 'queued' || entry.tab !== tab || this.held.has(entry.id) || entry.parents.length > 0) continue;
       out.push(entry);
       if (out.length >= limit) break;
     }

@@ -126,3 +126,50 @@ describe('a cycle of keys among new records, through the outbox', () => {
     expect(server.requests).toEqual([]);
   });
 });
+
+describe("a parent's end reaches its new children", () => {
+  it("a discarded parent's child is not sent without its key: 'dependency', kept; given another parent, it goes with that one's id", async () => {
+    const { Author, Book, outbox } = await page(new ReopenableStorage());
+    server.respond('POST', '/authors', { status: 400, body: { message: 'no' } }, { times: 1 });
+    const ann = new Author({ name: 'ann' });
+    const book = new Book({ title: 'one' });
+    book.setAuthor(ann);
+    const [, bookError] = await Promise.all([proxyErrorOf(ann.save()), proxyErrorOf(book.save())]);
+    expect(bookError).toMatchObject({ kind: 'dependency', queued: true });
+    await outbox.failed[0]!.discard();
+    await outbox.flush();
+    expect(requestLines(server)).toEqual(['POST /authors']);
+    expect(outbox.statusOf(book)).toBe('queued');
+    expect(outbox.getSnapshot()).toMatchObject({ pending: 1, failed: 0 });
+    const bob = new Author({ name: 'bob' });
+    book.setAuthor(bob);
+    const saved = book.save();
+    await outbox.flush();
+    await saved;
+    const bobRow = (server.db['authors'] ?? []).find((row) => row['name'] === 'bob');
+    expect(server.db['books']).toEqual([expect.objectContaining({ title: 'one', authorId: bobRow?.['id'] })]);
+    expect(requestLines(server)).toEqual(['POST /authors', 'POST /authors', 'POST /books']);
+  });
+
+  it("a new parent destroyed before it was created: its non-owned new child is told 'dependency' and is not sent; given none, it goes", async () => {
+    const { Author, Book, outbox } = await page(new ReopenableStorage());
+    server.respond('POST', '/authors', { status: 401, body: {} }, { times: 1 });
+    const probe = new Author({ name: 'probe' });
+    await proxyErrorOf(probe.save()); // paused ('auth'): nothing else is attempted
+    const ann = new Author({ name: 'ann' });
+    const book = new Book({ title: 'one' });
+    book.setAuthor(ann);
+    const bookSaved = proxyErrorOf(book.save());
+    await ann.destroy();
+    expect(await bookSaved).toMatchObject({ kind: 'dependency', queued: true });
+    outbox.resume();
+    await outbox.flush();
+    expect(requestLines(server)).toEqual(['POST /authors', 'POST /authors']);
+    expect(outbox.statusOf(book)).toBe('queued');
+    book.setAuthor(null);
+    const saved = book.save();
+    await outbox.flush();
+    await saved;
+    expect(server.db['books']).toEqual([expect.objectContaining({ title: 'one', authorId: null })]);
+  });
+});
