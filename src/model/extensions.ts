@@ -36,8 +36,8 @@ export interface Identity {
 export interface OutboxGate {
   save(record: Model<object>, options: SaveOptions): Promise<Operation>;
   destroy(record: Model<object>, options: PersistOptions): Promise<Operation>;
-  /** A store of the model loads `loaded`: the records the outbox restored join it (once per store); returns those to list (not those whose destroy is pending). */
-  restore<M extends Model<object>>(store: { readonly model: ModelClass<M>; add(records: readonly M[]): unknown; remove(records: readonly M[]): unknown }, loaded: readonly unknown[]): readonly unknown[];
+  /** A store of the model loads (`read`'s answer): the records the outbox restored join it (once per store); rows whose destroy is pending are taken out of the answer. */
+  restore<M extends Model<object>>(store: { readonly model: ModelClass<M>; add(records: readonly M[]): unknown; remove(records: readonly M[]): unknown }, read: Operation): void;
   /** A created record took the place of a copy a load listed (the same row): the copy's writes are the record's. */
   adopted(record: Model<object>, copy: Model<object>): void;
   /** A store's sync of its pending records, through the outbox. */

@@ -17,6 +17,7 @@ import type { TabCoordinator } from './coordination.js';
 import { ENTRY_VERSION, type Entry } from './entry.js';
 import { cycleError, cycleOf, giveKey, json, newKey, referencesOf, saveWrite } from './intent.js';
 import { Replay } from './replay.js';
+import { storedId } from './attempt.js';
 import { joinTabs } from './tabs.js';
 import { done } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot } from './types.js';
@@ -89,7 +90,7 @@ export class Outbox {
         // A destroy of the copy in flight: once it went, the row is gone, and the record with it (before its next write).
         void enqueue(record, () => enqueue(copy, () => Promise.resolve(copy.erased && eraseRecord(record))));
       },
-      restore: (store, loaded) => {
+      restore: (store, read) => {
         const model = store.model;
         if (!this.#joined.has(store)) {
           this.#joined.add(store);
@@ -99,7 +100,8 @@ export class Outbox {
         }
         // A row whose destroy is pending (or failed) is not listed again by a load.
         const gone = this.#replay.host.table.destroying(model.getEntityName());
-        return gone.size === 0 ? loaded : loaded.filter((record) => !(record instanceof model && gone.has(JSON.stringify(json({ id: record.getId() }).id ?? null))));
+        const answer = read.resultSet;
+        if (gone.size > 0 && answer !== undefined) answer.records = answer.records.filter((record) => !(record instanceof model && gone.has(JSON.stringify(storedId(record)))));
       },
     };
   }

@@ -314,8 +314,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   #loaded(operation: Operation, options: LoadOptions, since: SinceLoad<M>): M[] {
     // rest-proxy/offline: the records its outbox restored join the store first, their edits on top of the load.
-    const loaded = operation.resultSet?.records ?? [];
-    const records = this.#records.adopt(extensions.outboxOf?.(this.model)?.restore<M>(this, loaded) ?? loaded);
+    extensions.outboxOf?.(this.model)?.restore<M>(this, operation);
+    const records = this.#records.adopt(operation.resultSet?.records ?? []);
     const listed = this.#records.applyLoad(records, options, since);
     this.#totalCount = operation.resultSet?.total ?? records.length;
     if (operation.page !== undefined) this.currentPage = operation.page;
