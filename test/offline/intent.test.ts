@@ -6,7 +6,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BatchError, Model, RestProxy, Store } from '../../src/index.js';
 import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
-import { Outbox, type OutboxStorage } from '../../src/offline.js';
+import { FileStorage, Outbox, type OutboxStorage } from '../../src/offline.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { closeAll, opened, proxyErrorOf, ReopenableStorage, rejectionOf, requestLines } from './helpers.js';
 
@@ -16,9 +19,13 @@ beforeEach(async () => {
   server = await startTestServer({ resources: { authors: [], books: [] } });
 });
 
+/** FileStorage folders the tests made, removed after each. */
+const dirs: string[] = [];
+
 afterEach(async () => {
   await closeAll();
   await server.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 // Not shared in a module: declaration emit cannot name classes an exported function returns.
@@ -57,11 +64,22 @@ async function queuedOffline(storage: OutboxStorage, options: { nested?: boolean
   server.reset();
 }
 
-describe("a new parent's new child across a reload", () => {
-  it('the child is created with its parent\'s id (/books)', async () => {
-    const storage = new ReopenableStorage();
-    await queuedOffline(storage);
-    const second = await page(storage);
+describe.each([
+  { kind: 'MemoryStorage', storage: (): { first: OutboxStorage; second: OutboxStorage } => ((one) => ({ first: one, second: one }))(new ReopenableStorage()) },
+  {
+    kind: 'FileStorage',
+    storage: (): { first: OutboxStorage; second: OutboxStorage } => {
+      const dir = mkdtempSync(join(tmpdir(), 'outbox-intent-'));
+      dirs.push(dir);
+      const path = join(dir, 'outbox.log');
+      return { first: new FileStorage({ path }), second: new FileStorage({ path }) };
+    },
+  },
+])("a new parent's new child across a reload ($kind: a new outbox and new model classes over the same storage)", ({ storage }) => {
+  it("the child is created with its parent's id (/books)", async () => {
+    const { first, second: again } = storage();
+    await queuedOffline(first);
+    const second = await page(again);
     await second.outbox.flush();
     expect(second.outbox.failed).toEqual([]);
     const [author] = server.db['authors'] ?? [];
@@ -70,9 +88,9 @@ describe("a new parent's new child across a reload", () => {
   });
 
   it('a url template /authors/{authorId}/books is filled with the created id', async () => {
-    const storage = new ReopenableStorage();
-    await queuedOffline(storage, { nested: true });
-    const second = await page(storage, { nested: true });
+    const { first, second: again } = storage();
+    await queuedOffline(first, { nested: true });
+    const second = await page(again, { nested: true });
     await second.outbox.flush();
     expect(second.outbox.failed).toEqual([]);
     const [author] = server.db['authors'] ?? [];
