@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/index.js';
+import type { Outbox } from '../../src/offline.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { attached, closeAll, opened, proxyErrorOf, ReopenableStorage, requestsOf, rowsOf } from './helpers.js';
 
@@ -21,9 +22,9 @@ afterEach(async () => {
 });
 
 /** The first page's outbox closed (a reload): its entries stay stored. */
-async function reload(outbox: { close(): Promise<void> }): Promise<void> {
+async function reload(outbox: Outbox): Promise<void> {
   await outbox.close();
-  opened.splice(opened.indexOf(outbox as (typeof opened)[number]), 1);
+  opened.splice(opened.indexOf(outbox), 1);
 }
 
 describe('a replayed update, where the writer sends every field', () => {
