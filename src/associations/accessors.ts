@@ -11,7 +11,7 @@ import { isValidId } from '../operation/types.js';
 import { describeValue } from '../util/options.js';
 import { isAssociated, linksOf, prepare, type Link } from './declare.js';
 import { equipNested } from './nestedWrite.js';
-import { referenced, waitsFor } from './references.js';
+import { referenced, referencesOf, waitsFor } from './references.js';
 import { Session, sessionOf } from './session.js';
 import { LinkedStore } from './links.js';
 import { readAnswer } from './nested.js';
@@ -161,6 +161,7 @@ export function plugIn(): void {
     return isAssociated(model) ? Session.default : undefined;
   };
   extensions.waitsFor = waitsFor;
+  extensions.referencesOf = referencesOf;
   extensions.destroysFirst = ownedChildren;
   extensions.readAnswer = (record, item) => (record instanceof Model ? readAnswer(record, item, () => sessionHolding(record)) : undefined);
   extensions.sessionOf = sessionOf;

@@ -68,6 +68,11 @@ export function waitsFor(record: object): readonly Model[] {
   return [...map.values()].filter((parent) => parent.phantom || parent.erased);
 }
 
+/** The keys that wait for a phantom parent, each with that parent. */
+export function referencesOf(record: object): [string, Model][] {
+  return [...(refs.get(record) ?? [])].filter(([, parent]) => parent.phantom && !parent.erased);
+}
+
 /** The parent's create committed: fill its children's keys with its id, and drop their references. Returns the children. */
 export function parentCreated(parent: Model): Model[] {
   const children = back.get(parent);

@@ -4,7 +4,7 @@
  * (rest-proxy/offline) through it, each store's sync and each other edited record's save; the
  * outcomes joined in one Batch, or one BatchError of every failure.
  */
-import { BatchError } from '../errors/BatchError.js';
+import { BatchError, queuedBatch } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { extensions } from '../model/extensions.js';
 import type { Model } from '../model/Model.js';
@@ -120,7 +120,7 @@ function joinOutcomes(outcomes: PromiseSettledResult<Batch | Operation>[]): Batc
   }
   batch.isComplete = batch.unsent.length === 0;
   const errors = batch.exceptions.flatMap((operation) => operation.error ?? []);
-  if (errors.length > 0) throw new BatchError(batch, errors);
+  if (errors.length > 0) throw queuedBatch(new BatchError(batch, errors));
   return batch;
 }
 

@@ -13,6 +13,8 @@ export class BatchError extends Error {
   readonly batch: Batch;
   /** The error of each failed operation, in run order. */
   readonly errors: ProxyError[];
+  /** Through an outbox (rest-proxy/offline): true when every failed operation is kept, to be sent again (each error's `queued`). */
+  declare readonly queued?: boolean;
 
   constructor(batch: Batch, errors: ProxyError[]) {
     const failed = errors.length;
@@ -24,4 +26,10 @@ export class BatchError extends Error {
     this.batch = batch;
     this.errors = errors;
   }
+}
+
+/** @internal A BatchError of writes through an outbox: `queued` when every failed operation is kept. */
+export function queuedBatch(error: BatchError): BatchError {
+  if (error.errors.some((one) => one.queued !== undefined)) Object.defineProperty(error, 'queued', { value: error.errors.every((one) => one.queued === true), enumerable: true });
+  return error;
 }

@@ -36,8 +36,8 @@ export interface Identity {
 export interface OutboxGate {
   save(record: Model<object>, options: SaveOptions): Promise<Operation>;
   destroy(record: Model<object>, options: PersistOptions): Promise<Operation>;
-  /** A store of the model loads: the records the outbox restored join it (once per store). */
-  restore<M extends Model<object>>(store: { readonly model: ModelClass<M>; add(records: readonly M[]): unknown; remove(records: readonly M[]): unknown }): void;
+  /** A store of the model loads (`read`'s answer): the records the outbox restored join it (once per store); rows whose destroy is pending are taken out of the answer. */
+  restore<M extends Model<object>>(store: { readonly model: ModelClass<M>; add(records: readonly M[]): unknown; remove(records: readonly M[]): unknown }, read: Operation): void;
   /** A created record took the place of a copy a load listed (the same row): the copy's writes are the record's. */
   adopted(record: Model<object>, copy: Model<object>): void;
   /** A store's sync of its pending records, through the outbox. */
@@ -82,6 +82,8 @@ export interface Extensions {
    * parents, through the keys it references). Empty for a record that waits for nothing.
    */
   waitsFor?: (record: Model<object>) => readonly Model<object>[];
+  /** Associations: the keys of `record` that wait for a phantom parent, each with that parent (what an outbox stores, to fill them after a reload). */
+  referencesOf?: (record: Model<object>) => readonly (readonly [string, Model<object>])[];
   /**
    * Associations, nested write: `carried(record)`, the record travels in its parent's body (its
    * own store's sync does not send it); `carries(record)`, a clean record has such records to

@@ -45,6 +45,8 @@ export type Entry = {
   before: Fields;
   /** The client ids of the phantom parents it waits for. */
   parents: string[];
+  /** The fields whose value is a phantom parent's id, each with that parent's client id (filled once it is created, in another page too). */
+  refs: { [field: string]: string };
   /** The Idempotency-Key of a create. */
   key: string;
   etag: string | null;
@@ -102,19 +104,23 @@ export function step(entry: Entry, event: EntryEvent): Entry {
 
 /** A stored object read back: the entry, when it has this version's shape. */
 export function checkEntry(stored: { readonly id: string; readonly [key: string]: JsonValue }): Entry | undefined {
-  const { v, entity, clientId, action, rid, values, before, parents, key, etag, seq, attempts, next, phase, sent, error, at, tab } = stored;
+  const { v, entity, clientId, action, rid, values, before, parents, refs, key, etag, seq, attempts, next, phase, sent, error, at, tab } = stored;
   if (v !== ENTRY_VERSION || typeof entity !== 'string' || typeof clientId !== 'string' || typeof key !== 'string') return undefined;
   if (action !== 'create' && action !== 'update' && action !== 'destroy') return undefined;
   if (phase !== 'queued' && phase !== 'sending' && phase !== 'waiting' && phase !== 'failed' && phase !== 'done') return undefined;
   if (!isFields(values) || !isFields(before) || !Array.isArray(parents) || typeof seq !== 'number' || typeof attempts !== 'number' || typeof next !== 'number') return undefined;
   return {
-    id: stored.id, v, entity, clientId, action, rid: rid ?? null, values, before, parents: parents.filter((parent) => typeof parent === 'string'), key,
+    id: stored.id, v, entity, clientId, action, rid: rid ?? null, values, before, parents: parents.filter((parent) => typeof parent === 'string'), refs: stringsOf(refs), key,
     etag: typeof etag === 'string' ? etag : null, seq, attempts, next, phase, sent: sent === true, error: asError(error), at: typeof at === 'number' ? at : 0, tab: typeof tab === 'string' ? tab : null,
   };
 }
 
 function isFields(value: JsonValue | undefined): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringsOf(value: JsonValue | undefined): { [field: string]: string } {
+  return isFields(value) ? Object.fromEntries(Object.entries(value).filter((pair): pair is [string, string] => typeof pair[1] === 'string')) : {};
 }
 
 function asError(value: JsonValue | undefined): StoredError | null {

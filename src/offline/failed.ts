@@ -45,9 +45,9 @@ export function listFailed(host: Host, foreign: readonly StoredObject[], forget:
 }
 
 /** Why `entry` is not sent: it waits for `failed` (its save or sync is told so, kind 'dependency'). */
-export function dependencyError(entry: Entry, failed: Entry, record: Model<object> | undefined): ProxyError {
+export function dependencyError(entry: Entry, failed: Entry, record: Model<object> | undefined, why = 'whose write failed'): ProxyError {
   const operation = new Operation({ action: entry.action, records: record === undefined ? [] : [record] });
-  return new ProxyError('dependency', `${entry.action} of ${entry.clientId} not sent: it waits for ${failed.clientId}, whose write failed`, { cause: failed.error, operation, mayHaveBeenApplied: false });
+  return new ProxyError('dependency', `${entry.action} of ${entry.clientId} not sent: it waits for ${failed.clientId}, ${why}`, { cause: failed.error, operation, mayHaveBeenApplied: false });
 }
 
 /** A stored object of an unknown version: it can only be discarded. */

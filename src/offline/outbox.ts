@@ -2,7 +2,7 @@
  * The outbox: attached models' saves, destroys and syncs are stored as intents (entry.ts) before
  * their first attempt and replayed (replay.ts) until the server has them.
  */
-import { BatchError } from '../errors/BatchError.js';
+import { BatchError, queuedBatch } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { extensions, type OutboxGate } from '../model/extensions.js';
 import type { Model, PersistOptions, SaveOptions } from '../model/Model.js';
@@ -14,8 +14,10 @@ import type { SyncOptions } from '../store/options.js';
 import { planSync, type SyncHost } from '../store/sync.js';
 import { coalesce, type Write } from './coalesce.js';
 import type { TabCoordinator } from './coordination.js';
-import { ENTRY_VERSION, type Entry, type Fields } from './entry.js';
+import { ENTRY_VERSION, type Entry } from './entry.js';
+import { cycleError, cycleOf, giveKey, json, newKey, referencesOf, saveWrite } from './intent.js';
 import { Replay } from './replay.js';
+import { storedId } from './attempt.js';
 import { joinTabs } from './tabs.js';
 import { done } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot } from './types.js';
@@ -88,13 +90,18 @@ export class Outbox {
         // A destroy of the copy in flight: once it went, the row is gone, and the record with it (before its next write).
         void enqueue(record, () => enqueue(copy, () => Promise.resolve(copy.erased && eraseRecord(record))));
       },
-      restore: (store) => {
-        if (this.#joined.has(store)) return;
-        this.#joined.add(store);
+      restore: (store, read) => {
         const model = store.model;
-        const records = this.#replay.restored.filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
-        store.add(records);
-        store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
+        if (!this.#joined.has(store)) {
+          this.#joined.add(store);
+          const records = this.#replay.restored.filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
+          store.add(records);
+          store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
+        }
+        // A row whose destroy is pending (or failed) is not listed again by a load.
+        const gone = this.#replay.host.table.destroying(model.getEntityName());
+        const answer = read.resultSet;
+        if (gone.size > 0 && answer !== undefined) answer.records = answer.records.filter((record) => !(record instanceof model && gone.has(JSON.stringify(storedId(record)))));
       },
     };
   }
@@ -159,29 +166,27 @@ export class Outbox {
     if (!phantom && !record.dirty && this.#replay.entriesOf(record.clientId).length === 0) return Promise.resolve(done(action, record));
     const invalid = options.validate === false ? undefined : invalidError(record, action);
     if (invalid !== undefined) return Promise.reject(invalid);
+    // Keys in a cycle among new records: no order can send them (as without an outbox).
+    const cycle = phantom ? cycleOf(record) : undefined;
+    if (cycle !== undefined) return Promise.reject(cycleError(record, cycle));
     // A new parent this outbox does not hold (its model not attached) is saved first, through its
     // own proxy: the child's entry could not wait for it, and would go without its key.
-    const outside = (extensions.waitsFor?.(record) ?? []).filter((parent) => parent.phantom && !parent.erased && attached.get(parent.getModelClass()) !== this);
+    const parents = (extensions.waitsFor?.(record) ?? []).filter((parent) => parent.phantom && !parent.erased);
+    const outside = parents.filter((parent) => attached.get(parent.getModelClass()) !== this);
+    // One this outbox holds, not yet saved, is saved first (its entry stored now): the child's waits for it.
+    for (const parent of parents) if (!outside.includes(parent) && this.#replay.entriesOf(parent.clientId).length === 0) parent.save().catch(() => undefined);
     if (outside.length > 0) {
       const waited = (cause: unknown) => new ProxyError('dependency', `save of ${record.clientId} not sent: it waits for ${outside.map((parent) => parent.clientId).join(', ')}, whose create failed`, { cause, mayHaveBeenApplied: false });
       if (!options.parentsSaved) return Promise.all(outside.map((parent) => parent.save())).then(() => this.#save(record, { ...options, parentsSaved: true }), (error: unknown) => Promise.reject(waited(error)));
       return Promise.reject(waited(undefined));
     }
-    const info = record.getModelClass();
-    let values: Fields;
-    let before: Fields = {};
+    let write: Write;
     try {
-      if (phantom) {
-        values = json(record.getData());
-        delete values[info.idProperty];
-      } else {
-        values = json(record.getChanges());
-        before = json(record.modified);
-      }
+      write = saveWrite(record);
     } catch (error) {
-      return Promise.reject(new ProxyError('config', `${info.getEntityName()}: a value JSON cannot hold`, { cause: error, mayHaveBeenApplied: false }));
+      return Promise.reject(error);
     }
-    return this.#write(record, { type: 'save', phantom, values, before });
+    return this.#write(record, write);
   }
 
   #destroy(record: Model<object>, _options: PersistOptions): Promise<Operation> {
@@ -206,18 +211,21 @@ export class Outbox {
       return Promise.resolve(operation);
     }
     const id = record.getId();
+    const stored = plan.kind === 'merge' ? plan.entry : undefined;
+    const values = plan.kind === 'merge' ? plan.values : plan.action === 'destroy' ? {} : write.values;
+    const { refs, parents } = plan.action === 'destroy' ? { refs: {}, parents: [] } : referencesOf(record, stored, values, (parent) => replay.entriesOf(parent).length > 0);
     const entry: Entry =
-      plan.kind === 'merge'
-        ? { ...plan.entry, action: plan.action, values: plan.values, before: plan.before, at: plan.entry.at }
+      stored !== undefined
+        ? { ...stored, action: plan.action, values, before: plan.kind === 'merge' ? plan.before : {}, refs, parents, at: stored.at }
         : {
             id: newKey(), v: ENTRY_VERSION, entity: record.getModelClass().getEntityName(), clientId, action: plan.action,
             rid: plan.action === 'create' || record.phantom || id === undefined ? null : json({ id }).id ?? null,
-            values: plan.action === 'destroy' ? {} : write.values, before: plan.before,
-            parents: (extensions.waitsFor?.(record) ?? []).map((parent) => parent.clientId), key: newKey(),
+            values, before: plan.kind === 'add' ? plan.before : {}, parents, refs, key: newKey(),
             etag: record.etag ?? null, seq: 0, attempts: 0, next: 0, phase: 'queued', sent: false, error: null, at: Date.now(), tab: replay.tabId,
           };
     const refused = replay.refuses(entry, plan.kind === 'merge' ? plan.entry : undefined);
     if (refused !== undefined) return Promise.reject(refused);
+    giveKey(record, entry);
     return replay.put(entry, plan.kind === 'add' ? plan.drop : undefined);
   }
 
@@ -248,23 +256,10 @@ export class Outbox {
     batch.operations.push(...invalid);
     batch.exceptions.push(...invalid);
     batch.isComplete = true;
-    const failure = batch.hasException() ? new BatchError(batch, batch.exceptions.flatMap((operation) => operation.error ?? [])) : undefined;
+    const failure = batch.hasException() ? queuedBatch(new BatchError(batch, batch.exceptions.flatMap((operation) => operation.error ?? []))) : undefined;
     host.ended(batch, failure);
     host.changed();
     if (failure !== undefined) throw failure;
     return batch;
   }
 }
-
-/** Values as stored: JSON (a date as its ISO string). */
-function json(values: object): Fields {
-  const parsed: unknown = JSON.parse(JSON.stringify(values));
-  const fields: Fields = {};
-  if (typeof parsed === 'object' && parsed !== null) for (const [name, value] of Object.entries(parsed)) fields[name] = value;
-  return fields;
-}
-
-function newKey(): string {
-  return globalThis.crypto.randomUUID();
-}
-

@@ -5,23 +5,24 @@
  */
 import { ProxyError } from '../errors/ProxyError.js';
 import type { Model } from '../model/Model.js';
-import { enqueue, eraseRecord, metaOf } from '../model/writes.js';
+import { eraseRecord } from '../model/writes.js';
 import { Operation } from '../operation/Operation.js';
 import { View } from '../util/notify.js';
-import { asJson, backoff, classify, queued, retryAfter, storedError } from './classify.js';
+import { asJson, backoff, classify, queued, storedError } from './classify.js';
+import { Pause } from './pause.js';
+import { attempt, copiesOf, storedId } from './attempt.js';
 import { onReconnect, type TabCoordinator } from './coordination.js';
 import { type Entry, type StoredError } from './entry.js';
 import { OutboxError } from './errors.js';
 import { MemoryStorage, type OutboxStorage, type StorageCommit, type StoredObject } from './storage.js';
 import { dependencyError, failedEntry, listFailed, type Host } from './failed.js';
 import { Sharing } from './shared.js';
-import { readStored, restoreRecord, sentCreate } from './restore.js';
+import { readStored, restoreRecord } from './restore.js';
 import { done, Emitter, EntryTable, sameSnapshot, Waiters } from './table.js';
-import type { AnyModel, FailedEntry, OutboxConfig, OutboxSnapshot, PauseReason } from './types.js';
+import type { AnyModel, FailedEntry, OutboxConfig, OutboxSnapshot } from './types.js';
 
 type Settings = Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models'>> & Pick<OutboxConfig, 'migrate'>;
 
-const OFFLINE_MAX = 60_000;
 const RETRY_MAX = 300_000;
 
 export class Replay {
@@ -40,11 +41,15 @@ export class Replay {
   #inFlight = 0;
   /** Entries answered whose removal is being committed. */
   #finishing = 0;
-  #paused: false | PauseReason = false;
-  #pauseError: ProxyError | undefined;
-  #pauseTimer: ReturnType<typeof setTimeout> | undefined;
-  #probes = 0;
-  #probeNow = false;
+  readonly #pause = new Pause({
+    paused: (reason) => this.events.emit('paused', { reason }),
+    resumed: () => {
+      this.events.emit('resumed', {});
+      this.#view.changed();
+      this.#pump();
+    },
+    probe: () => this.#probe(),
+  });
   #opened: Promise<void> | undefined;
   #ready = false;
   #closed = false;
@@ -72,7 +77,7 @@ export class Replay {
       changed: () => this.#view.changed(),
       pump: () => this.#pump(),
     };
-    this.#view = new View(() => ({ ...this.#table.counts(this.#foreign.length), paused: this.#paused, leader: this.tabs.isLeader, durable: this.#durable }), sameSnapshot);
+    this.#view = new View(() => ({ ...this.#table.counts(this.#foreign.length), paused: this.#pause.reason, leader: this.tabs.isLeader, durable: this.#durable }), sameSnapshot);
     this.#sharing = new Sharing({
       tabs, table: this.#table, live: this.live, models,
       restored: (record) => this.restored.push(record),
@@ -115,8 +120,6 @@ export class Replay {
     const settled = new Promise<Operation>((resolve, reject) => this.#waiters.add(kept.id, { resolve, reject }));
     this.#commit({ put: [kept], ...(drop ? { delete: [drop.id] } : {}) }).then(
       () => {
-        const error = this.#pauseError;
-        if (this.#paused !== false && error !== undefined) this.#waiters.settle(kept.id, undefined, queued(error));
         const failed = this.#table.failedBefore(kept);
         if (failed !== undefined) this.#hold([kept], failed);
         this.#pump();
@@ -139,6 +142,8 @@ export class Replay {
       this.#remove(entry.id);
       this.#waiters.settle(entry.id, operation);
     }
+    // A new child of it is never sent without its key: it waits until given another parent, or none.
+    for (const entry of entries) for (const child of this.#table.waitingFor(entry.clientId)) this.#hold([child], entry, 'whose create was cancelled (the record was destroyed before it was created)');
     this.#view.changed();
     this.#commit({ delete: entries.map((entry) => entry.id) }).catch(() => undefined);
   }
@@ -190,7 +195,7 @@ export class Replay {
     for (const entry of this.#table.all.values()) if (entry.phase === 'waiting') this.#wakeAt(entry);
     this.#unlisten = onReconnect(() => this.#probe());
     // Known to be offline (a reload while offline): only the head goes, as the probe.
-    if (Reflect.get(globalThis, 'navigator')?.onLine === false) this.#pause('offline', new ProxyError('network', 'offline', { mayHaveBeenApplied: false }));
+    if (Reflect.get(globalThis, 'navigator')?.onLine === false) this.#pause.start('offline', new ProxyError('network', 'offline', { mayHaveBeenApplied: false }));
     this.#view.changed();
     await this.#sharing.adopt();
   }
@@ -199,7 +204,7 @@ export class Replay {
     this.#closed = true;
     for (const timer of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
-    clearTimeout(this.#pauseTimer);
+    this.#pause.stop();
     this.#unlisten();
     this.#sharing.close();
     this.#start();
@@ -211,12 +216,12 @@ export class Replay {
 
   #pump(): void {
     if (!this.#ready || this.#closed) return this.#wake();
-    if (this.#paused !== false) {
+    if (this.#pause.reason !== false) {
       // While offline only the head is sent, as the probe.
       // (A probe due with nothing to send waits for the next entry that can go.)
-      const head = this.#paused === 'offline' && this.#probeNow && this.#inFlight === 0 ? this.#table.sendable(1, this.tabs.tabId)[0] : undefined;
+      const head = this.#pause.reason === 'offline' && this.#pause.probeNow && this.#inFlight === 0 ? this.#table.sendable(1, this.tabs.tabId)[0] : undefined;
       if (head !== undefined) {
-        this.#probeNow = false;
+        this.#pause.probeNow = false;
         void this.#send(head);
       }
       return this.#wake();
@@ -236,13 +241,13 @@ export class Replay {
     await this.open();
     this.#probe();
     for (;;) {
-      if (this.#inFlight === 0 && this.#finishing === 0 && (this.#paused !== false || this.#table.sendable(1, this.tabs.tabId).length === 0)) return;
+      if (this.#inFlight === 0 && this.#finishing === 0 && (this.#pause.reason !== false || this.#table.sendable(1, this.tabs.tabId).length === 0)) return;
       await new Promise<void>((resolve) => this.#idle.push(resolve));
     }
   }
 
   #probe(): void {
-    if (this.#paused === 'offline') this.#probeNow = true;
+    if (this.#pause.reason === 'offline') this.#pause.probeNow = true;
     this.#pump();
   }
 
@@ -258,7 +263,7 @@ export class Replay {
     let failure: unknown;
     try {
       if (!resent) await this.#commit({ put: [entry] });
-      operation = await this.#attempt(entry, record, model, resent);
+      operation = await attempt(entry, record, model, resent && this.#wasRestored.has(record));
     } catch (error) {
       failure = error;
     }
@@ -268,7 +273,7 @@ export class Replay {
     const error = failure instanceof ProxyError ? failure : new ProxyError('config', failure instanceof Error ? failure.message : String(failure), { cause: failure, mayHaveBeenApplied: false });
     const verdict = classify(error, entry.action, resent);
     // The server answered: online again, whatever it said.
-    if (verdict !== 'offline' && this.#paused === 'offline') this.#unpause();
+    if (verdict !== 'offline' && this.#pause.reason === 'offline') this.#pause.end();
     if (verdict === 'done') {
       eraseRecord(record);
       return this.#succeed(entry, record, done('destroy', record));
@@ -286,25 +291,10 @@ export class Replay {
     } else {
       this.#commit({ put: [this.#table.step(entry, { type: 'hold' })] }).catch(() => undefined); // other tabs see it queued
       this.#waiters.settle(entry.id, undefined, queued(error));
-      this.#pause(verdict, error);
+      this.#pause.start(verdict, error);
     }
     this.#view.changed();
     this.#pump();
-  }
-
-  /** One request for the entry, built now from its live record (none when the record was erased while it waited in its queue). */
-  async #attempt(entry: Entry, record: Model<object>, model: AnyModel, resent: boolean): Promise<Operation> {
-    const action = entry.action;
-    const meta = metaOf(record);
-    // Already written: a create confirmed by another send, an update whose edits an earlier one sent, a record gone.
-    if ((action === 'create' && !record.phantom) || (action === 'update' && !record.dirty) || record.erased) return done(action, record);
-    // A create goes under the entry's key, every time; sent before a reload, as it was sent.
-    if (action === 'create' && meta.state.status === 'new') meta.state = resent && this.#wasRestored.has(record) ? sentCreate(record, entry, model) : { status: 'new', key: entry.key };
-    const operation = new Operation({ action, records: [record] });
-    operation.once = true;
-    const proxy = model.getProxy();
-    const sent = await enqueue(record, () => (record.erased ? Promise.resolve(undefined) : action === 'create' ? proxy.create(operation) : action === 'update' ? proxy.update(operation) : proxy.destroy(operation)));
-    return sent === undefined ? done(action, record) : operation;
   }
 
   async #succeed(entry: Entry, record: Model<object>, operation: Operation): Promise<void> {
@@ -312,19 +302,20 @@ export class Replay {
     this.#finishing++;
     // Its slot is free: others may go (its own later writes and its dependants wait until it is
     // removed). A probe answered: back online.
-    if (this.#paused === 'offline') this.#unpause();
+    if (this.#pause.reason === 'offline') this.#pause.end();
     else this.#pump();
     const change: { put: Entry[]; delete: string[] } = { put: [], delete: [entry.id] };
     const clientId = entry.clientId;
     const id = record.getId();
-    const stored = asJson({ id });
-    const rid = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored['id'] ?? null) : null;
+    const rid = storedId(record);
     // The id map: waiting entries take the id, in the same commit that removes the create.
     const retarget = entry.action === 'create' ? this.#table.mapId(entry, rid, this.live, change.put) : [];
     await this.#commit(change).catch(() => undefined);
     // Durable: then live records take their id.
     for (const [live, name] of retarget) live.set({ [name]: id });
+    for (const other of change.put) this.#table.held.delete(other.id);
     if (this.#table.rowGone(entry, rid)) eraseRecord(record); // destroyed through another copy before this create was confirmed
+    if (entry.action === 'destroy') this.#endCopies(entry, record);
     this.#remove(entry.id);
     if (entry.action === 'create') this.events.emit('idmapped', { record, clientId, id });
     this.events.emit('sent', { record, action: entry.action });
@@ -332,6 +323,15 @@ export class Replay {
     this.#finishing--;
     this.#view.changed();
     this.#pump();
+  }
+
+  /** A confirmed destroy: the other records of its row (a load's copy, one restored after a reload) are gone too, their writes not in flight dropped. */
+  #endCopies(entry: Entry, record: Model<object>): void {
+    for (const copy of copiesOf(entry, record, [...this.live.values(), ...this.restored])) {
+      const pending = this.#table.of(copy.clientId).filter((other) => other.phase !== 'sending');
+      if (pending.length > 0) this.drop(pending, done('destroy', copy));
+      eraseRecord(copy);
+    }
   }
 
   #fail(entry: Entry, stored: StoredError, error: ProxyError): void {
@@ -343,8 +343,8 @@ export class Replay {
   }
 
   /** Entries held by a failed one (not failed themselves, not sent): their saves are told, kind 'dependency'. */
-  #hold(entries: readonly Entry[], failed: Entry): void {
-    for (const entry of entries) this.#waiters.settle(entry.id, undefined, queued(dependencyError(entry, failed, this.live.get(entry.clientId))));
+  #hold(entries: readonly Entry[], failed: Entry, why?: string): void {
+    for (const entry of entries) this.#waiters.settle(entry.id, undefined, queued(dependencyError(entry, failed, this.live.get(entry.clientId), why)));
   }
 
   #wakeAt(entry: Entry): void {
@@ -362,40 +362,8 @@ export class Replay {
 
   // ---- pauses ----------------------------------------------------------------------------------
 
-  #pause(reason: PauseReason, error: ProxyError): void {
-    this.#pauseError = error;
-    if (this.#paused !== reason) {
-      this.#paused = reason;
-      clearTimeout(this.#pauseTimer);
-      this.#pauseTimer = undefined;
-      this.events.emit('paused', { reason });
-    }
-    // The writes waiting to be sent are kept: their saves hear it now, not after the pause.
-    for (const entry of this.#table.all.values()) if (entry.phase === 'queued') this.#waiters.settle(entry.id, undefined, queued(error));
-    // Writes failing together wait for the one timer already set (a probe's failure sets the next).
-    if (reason === 'auth' || this.#pauseTimer !== undefined) return;
-    const delay = reason === 'rate-limit' ? (retryAfter(error, Date.now()) ?? backoff(++this.#probes, OFFLINE_MAX)) : backoff(++this.#probes, OFFLINE_MAX);
-    this.#pauseTimer = setTimeout(() => {
-      this.#pauseTimer = undefined;
-      if (reason === 'offline') this.#probe();
-      else this.#unpause();
-    }, delay);
-  }
-
-  #unpause(): void {
-    clearTimeout(this.#pauseTimer);
-    this.#pauseTimer = undefined;
-    this.#probes = 0;
-    this.#pauseError = undefined;
-    if (this.#paused === false) return;
-    this.#paused = false;
-    this.events.emit('resumed', {});
-    this.#view.changed();
-    this.#pump();
-  }
-
   resume(): void {
-    this.#unpause();
+    this.#pause.end();
     this.#pump();
   }
 

@@ -27,6 +27,8 @@ export class EntryTable {
   #bytes = 0;
   /** Rows (`entity id`) destroyed while a create that may have been applied was pending. */
   readonly #gone = new Set<string>();
+  /** Entries rewritten by an id map not yet durable (their live records not yet given the id): not sent until then. */
+  readonly held = new Set<string>();
 
   get(id: string): Entry | undefined {
     return this.all.get(id);
@@ -91,6 +93,13 @@ export class EntryTable {
     return moved;
   }
 
+  /** The rows (their ids as JSON text) of `entity` whose destroy is pending or failed. */
+  destroying(entity: string): Set<string> {
+    const rows = new Set<string>();
+    for (const entry of this.all.values()) if (entry.action === 'destroy' && entry.entity === entity && entry.phase !== 'done') rows.add(JSON.stringify(entry.rid));
+    return rows;
+  }
+
   /** The record's entries and those that wait for it (its phantom children). */
   waitingFor(clientId: string): Entry[] {
     const out = [...(this.#clients.get(clientId) ?? [])].flatMap((id) => this.all.get(id) ?? []);
@@ -111,14 +120,19 @@ export class EntryTable {
     for (const other of this.waitingFor(clientId)) {
       if (other === create) continue;
       const values = { ...other.values };
+      const refs = { ...other.refs };
       const record = live.get(other.clientId);
-      for (const [name, value] of Object.entries(values)) {
-        if (value !== clientId) continue;
+      for (const name of new Set([...Object.keys(values), ...Object.keys(refs)])) {
+        if (values[name] !== clientId && refs[name] !== clientId) continue;
         values[name] = rid;
-        if (record !== undefined && readField(record, name) === clientId) retarget.push([record, name]);
+        delete refs[name];
+        // The live record's key, unless set otherwise since (a record made again from storage holds none).
+        const now: unknown = record === undefined ? undefined : readField(record, name);
+        if (record !== undefined && (now === clientId || now === null || now === undefined)) retarget.push([record, name]);
       }
-      const next = { ...other, rid: other.clientId === clientId && other.rid === null ? rid : other.rid, parents: other.parents.filter((parent) => parent !== clientId), values };
+      const next = { ...other, rid: other.clientId === clientId && other.rid === null ? rid : other.rid, parents: other.parents.filter((parent) => parent !== clientId), values, refs };
       this.set(next);
+      this.held.add(next.id);
       put.push(next);
     }
     return retarget;
@@ -191,14 +205,15 @@ export class EntryTable {
     return { pending, sending, failed, oldestPendingAt: oldest };
   }
 
-  /** The entries `tab` may send now, in order: the first of their record, its phantom parents confirmed. */
+  /** The entries `tab` may send now, in order: the first of their record, its phantom parents created (none left in `parents`). */
   sendable(limit: number, tab: string): Entry[] {
     const out: Entry[] = [];
     const seen = new Set<string>();
     for (const entry of this.all.values()) {
       if (seen.has(entry.clientId)) continue;
       seen.add(entry.clientId);
-      if (entry.phase !== 'queued' || entry.tab !== tab || entry.parents.some((parent) => this.#clients.has(parent))) continue;
+      // A parent still listed is not created: it waits (a parent discarded or cancelled: until it is given another, or none).
+      if (entry.phase !== 'queued' || entry.tab !== tab || this.held.has(entry.id) || entry.parents.length > 0) continue;
       out.push(entry);
       if (out.length >= limit) break;
     }

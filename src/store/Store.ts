@@ -314,7 +314,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
 
   #loaded(operation: Operation, options: LoadOptions, since: SinceLoad<M>): M[] {
     // rest-proxy/offline: the records its outbox restored join the store first, their edits on top of the load.
-    extensions.outboxOf?.(this.model)?.restore<M>(this);
+    extensions.outboxOf?.(this.model)?.restore<M>(this, operation);
     const records = this.#records.adopt(operation.resultSet?.records ?? []);
     const listed = this.#records.applyLoad(records, options, since);
     this.#totalCount = operation.resultSet?.total ?? records.length;

@@ -13,7 +13,7 @@ const ERROR: StoredError = { kind: 'http', status: 500, message: 'x' };
 
 function entry(over: Partial<Entry> = {}): Entry {
   return {
-    id: 'e', v: ENTRY_VERSION, entity: 'items', clientId: 'items-1', action: 'create', rid: null, values: {}, before: {}, parents: [], key: 'k',
+    id: 'e', v: ENTRY_VERSION, entity: 'items', clientId: 'items-1', action: 'create', rid: null, values: {}, before: {}, parents: [], refs: {}, key: 'k',
     etag: null, seq: 1, attempts: 0, next: 0, phase: 'queued', sent: false, error: null, at: 0, tab: null, ...over,
   };
 }

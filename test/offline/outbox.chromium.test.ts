@@ -29,8 +29,9 @@ interface App {
   load(): Promise<Record<string, string>>;
   /** Save a new note: 'saved', 'queued' (kept, will be sent again) or the error's message. */
   create(title: string, wait?: boolean): Promise<string>;
-  rename(id: number, title: string): Promise<string>;
-  remove(id: number): Promise<string>;
+  /** `wait` false: 'sent' once stored (a write not attempted while paused settles only on its own answer). */
+  rename(id: number, title: string, wait?: boolean): Promise<string>;
+  remove(id: number, wait?: boolean): Promise<string>;
   snapshot(): { pending: number; sending: number; failed: number; paused: string | false; leader: boolean; durable: boolean };
   flush(): Promise<void>;
 }
@@ -72,8 +73,8 @@ window.app = {
     const saved = settle(new Note({ title }).save());
     return wait ? saved : Promise.resolve('sent');
   },
-  rename: (id, title) => { const note = find(id); note.set('title', title); return settle(note.save()); },
-  remove: (id) => settle(find(id).destroy()),
+  rename: (id, title, wait = true) => { const note = find(id); note.set('title', title); const saved = settle(note.save()); return wait ? saved : Promise.resolve('sent'); },
+  remove: (id, wait = true) => { const removed = settle(find(id).destroy()); return wait ? removed : Promise.resolve('sent'); },
   snapshot: () => ({ ...outbox.getSnapshot() }),
   flush: () => outbox.flush(),
 };
@@ -114,8 +115,10 @@ if (!hasChromium) {
       const page = await appTab();
       expect(await page.evaluate(() => window.app!.load())).toEqual({ 1: 'one', 2: 'two' });
       await session.context.setOffline(true);
-      const answers = await page.evaluate(async () => [await window.app!.create('three'), await window.app!.rename(1, 'ONE'), await window.app!.remove(2)]);
-      expect(answers).toEqual(['queued', 'queued', 'queued']);
+      // The first write is attempted (and kept); the others are not attempted while offline: stored, pending.
+      const answers = await page.evaluate(async () => [await window.app!.create('three'), await window.app!.rename(1, 'ONE', false), await window.app!.remove(2, false)]);
+      expect(answers).toEqual(['queued', 'sent', 'sent']);
+      await within(5_000, async () => (await page.evaluate(() => window.app!.snapshot().pending)) === 3);
       expect(await page.evaluate(() => window.app!.snapshot())).toMatchObject({ pending: 3, paused: 'offline', durable: true });
       expect(writes()).toEqual([]);
 

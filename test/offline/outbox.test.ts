@@ -113,9 +113,10 @@ describe('coalescing', () => {
     const three = cid.save().catch((error: unknown) => error);
     const four = cid.destroy().catch((error: unknown) => error);
     expect(outbox.getSnapshot().pending).toBe(3);
-    await Promise.all([one, two, three, four]);
+    // Not attempted while paused: they settle on their own answers, once resumed.
     outbox.resume();
     await outbox.flush();
+    await Promise.all([one, two, three, four]);
     expect(requestLines(server)).toEqual(['PUT /items/1', 'PUT /items/1', 'PUT /items/2', 'DELETE /items/3']);
     expect(rowsOf(server)).toMatchObject([{ id: 1, rev: 1 }, { id: 2, name: 'y' }]);
     expect(cid.erased).toBe(true);
@@ -149,7 +150,8 @@ describe('reload after edits', () => {
     const record = new first.Item({ uid: 'b', name: 'bob', rev: 0 });
     await proxyErrorOf(record.save());
     record.set('name', 'BOB');
-    expect(await proxyErrorOf(record.save())).toMatchObject({ queued: true });
+    void record.save().catch(() => undefined); // not attempted while offline: pending
+    expect(first.outbox.getSnapshot().pending).toBe(2);
     await first.outbox.close();
     const second = await attached(server, { storage });
     await second.outbox.flush();
@@ -207,8 +209,9 @@ describe('restore', () => {
     const ann = new before.Item({ id: 1, uid: 'a', name: 'ann', rev: 0 });
     ann.set('name', 'ANN');
     await proxyErrorOf(ann.save());
-    const held = [new before.Item({ uid: 'c', name: 'cid', rev: 0 }).save(), new before.Item({ id: 2, uid: 'b', name: 'bob', rev: 0 }).destroy()];
-    await Promise.allSettled(held);
+    // Not attempted while paused: their saves stay pending (their entries are stored at once).
+    void new before.Item({ uid: 'c', name: 'cid', rev: 0 }).save().catch(() => undefined);
+    void new before.Item({ id: 2, uid: 'b', name: 'bob', rev: 0 }).destroy().catch(() => undefined);
     expect(before.outbox.getSnapshot()).toMatchObject({ pending: 3, paused: 'auth' });
     await before.outbox.close();
 
