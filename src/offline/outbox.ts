@@ -125,14 +125,11 @@ export class Outbox {
     return this.#replay.failedEntries();
   }
 
-  getSnapshot(): OutboxSnapshot {
-    return this.#replay.snapshot();
-  }
+  /** What a UI shows (the same object until something changes). Bound: usable as a plain function value. */
+  readonly getSnapshot = (): OutboxSnapshot => this.#replay.snapshot();
 
-  /** Hear of every change of the snapshot. Returns an unsubscribe function. */
-  subscribe(listener: () => void): () => void {
-    return this.#replay.subscribe(listener);
-  }
+  /** Hear of every change of the snapshot. Returns an unsubscribe function. Bound, as `useSyncExternalStore(outbox.subscribe, outbox.getSnapshot)` takes it. */
+  readonly subscribe = (listener: () => void): (() => void) => this.#replay.subscribe(listener);
 
   on<K extends keyof OutboxEvents>(event: K, listener: (payload: OutboxEvents[K]) => void): () => void {
     return this.#replay.events.on(event, listener);
