@@ -25,6 +25,8 @@ const storageAt = (path: string) => {
 };
 const ids = (entries: readonly StoredObject[]) => entries.map((entry) => entry.id).sort();
 const rejection = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => new Error('it resolved'), (error: unknown) => error);
+/** The pid a lock file names (its first word: `<pid> <when that process started>`). */
+const lockPid = async (path: string): Promise<number> => Number((await readFile(`${path}.lock`, 'utf8')).split(/[ \n]/)[0]);
 /** A pid that no process has now: one of a child that has exited. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid ?? 999_999;
 
@@ -125,7 +127,7 @@ describe('FileStorage', () => {
     const path = newPath();
     const first = storageAt(path);
     await first.commit({ put: [{ id: 'a' }] });
-    expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    expect(await lockPid(path)).toBe(process.pid);
     const second = storageAt(path);
     const error = await rejection(second.load());
     expect(error).toBeInstanceOf(OutboxError);
@@ -149,9 +151,9 @@ describe('FileStorage', () => {
       expect(error).toMatchObject({ kind: 'unavailable', message: expect.stringContaining(`in use by process ${child.pid}`) });
       child.kill('SIGKILL');
       await child.exited;
-      expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${child.pid}\n`);
+      expect(await lockPid(path)).toBe(child.pid);
       expect(await storage.load()).toEqual([]);
-      expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+      expect(await lockPid(path)).toBe(process.pid);
     } finally {
       child.kill('SIGKILL');
     }
@@ -171,7 +173,7 @@ describe('FileStorage', () => {
         const winner = children.find((child) => child !== loser);
         expect(loser.messages.at(-1)).toMatchObject({ type: 'error', kind: 'unavailable', message: expect.stringContaining(`in use by process ${winner?.pid}`) });
         expect(await winner?.next('loaded')).toMatchObject({ count: 1 });
-        expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${winner?.pid}\n`);
+        expect(await lockPid(path)).toBe(winner?.pid);
       } finally {
         for (const child of children) child.kill();
       }
@@ -179,13 +181,13 @@ describe('FileStorage', () => {
   });
 
   it('takes over a lock left by a dead process, by an earlier process with this pid (a restarted container), or left empty', async () => {
-    for (const holder of [`${deadPid()}\n`, `${process.pid}\n`, '']) {
+    for (const holder of [`${deadPid()}\n`, `${process.pid}\n`, `${process.pid} ${performance.timeOrigin - 60_000}\n`, '']) {
       const path = newPath();
       await writeFile(path, '{"put":[{"id":"a"}],"delete":[]}\n');
       await writeFile(`${path}.lock`, holder);
       const storage = storageAt(path);
       expect(ids(await storage.load())).toEqual(['a']);
-      expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+      expect(await lockPid(path)).toBe(process.pid);
       await storage.close();
     }
   });
