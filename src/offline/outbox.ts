@@ -92,7 +92,7 @@ export class Outbox {
         if (this.#joined.has(store)) return;
         this.#joined.add(store);
         const model = store.model;
-        const records = this.#replay.restored.filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
+        const records = [...this.#replay.restored].filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
         store.add(records);
         store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
       },

@@ -27,10 +27,10 @@ const RETRY_MAX = 300_000;
 export class Replay {
   readonly live = new Map<string, Model<object>>();
   /** The records made again from stored entries on open(): stores of their model list them after their first load. */
-  readonly restored: Model<object>[] = [];
+  readonly restored = new Set<Model<object>>();
   readonly #wasRestored = new WeakSet<Model<object>>();
   readonly events = new Emitter();
-  readonly #table = new EntryTable();
+  readonly #table = new EntryTable((clientId) => this.#release(clientId));
   readonly #waiters = new Waiters();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #view: View<OutboxSnapshot>;
@@ -75,7 +75,7 @@ export class Replay {
     this.#view = new View(() => ({ ...this.#table.counts(this.#foreign.length), paused: this.#paused, leader: this.tabs.isLeader, durable: this.#durable }), sameSnapshot);
     this.#sharing = new Sharing({
       tabs, table: this.#table, live: this.live, models,
-      restored: (record) => this.restored.push(record),
+      restored: (record) => this.restored.add(record),
       remove: (id) => this.#remove(id),
       commit: (change) => this.#commit(change),
       wakeAt: (entry) => this.#wakeAt(entry),
@@ -93,6 +93,13 @@ export class Replay {
 
   entriesOf(clientId: string): Entry[] {
     return this.#table.of(clientId);
+  }
+
+  /** A record without entries is the app's alone: the outbox lets go of it. */
+  #release(clientId: string): void {
+    const record = this.live.get(clientId);
+    this.live.delete(clientId);
+    if (record !== undefined) this.restored.delete(record);
   }
 
   #remove(id: string): void {
@@ -123,9 +130,9 @@ export class Replay {
       },
       (error: unknown) => {
         // Refused by the storage: nothing of it was kept, and nothing is sent.
+        if (drop !== undefined) this.#table.set(drop);
         if (before === undefined) this.#remove(kept.id);
         else this.#table.set(before);
-        if (drop !== undefined) this.#table.set(drop);
         this.#view.changed();
         this.#waiters.settle(kept.id, undefined, error instanceof OutboxError ? error : new OutboxError('quota', 'Outbox: the storage refused the write', { cause: error }));
       },
@@ -181,7 +188,7 @@ export class Replay {
       const record = this.live.has(clientId) ? undefined : restoreRecord(clientId, [...ids].flatMap((id) => this.#table.get(id) ?? []), this.models);
       if (record === undefined) continue;
       this.live.set(clientId, record);
-      this.restored.push(record);
+      this.restored.add(record);
       this.#wasRestored.add(record);
     }
     this.#ready = true;

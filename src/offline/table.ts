@@ -28,6 +28,9 @@ export class EntryTable {
   /** Rows (`entity id`) destroyed while a create that may have been applied was pending. */
   readonly #gone = new Set<string>();
 
+  /** `released`: told when a record's last entry is removed (the outbox then lets go of the record). */
+  constructor(readonly released: (clientId: string) => void = () => undefined) {}
+
   get(id: string): Entry | undefined {
     return this.all.get(id);
   }
@@ -76,7 +79,10 @@ export class EntryTable {
     this.#children.delete(id);
     const ids = this.#clients.get(entry.clientId);
     ids?.delete(id);
-    if (ids?.size === 0) this.#clients.delete(entry.clientId);
+    if (ids?.size === 0) {
+      this.#clients.delete(entry.clientId);
+      this.released(entry.clientId);
+    }
     this.#bytes -= this.#sizes.get(id) ?? 0;
     this.#sizes.delete(id);
   }
