@@ -16,6 +16,8 @@ import { coalesce, type Write } from './coalesce.js';
 import type { TabCoordinator } from './coordination.js';
 import { ENTRY_VERSION, type Entry, type Fields } from './entry.js';
 import { Replay } from './replay.js';
+import { clearScope, ScopedStorage, scopedTabs } from './scope.js';
+import type { OutboxStorage } from './storage.js';
 import { joinTabs } from './tabs.js';
 import { done } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot } from './types.js';
@@ -46,7 +48,7 @@ export class Outbox {
   readonly #replay: Replay;
   /** The stores the restored records joined. */
   readonly #joined = new WeakSet<object>();
-  readonly #config: Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models'>> & Pick<OutboxConfig, 'migrate'>;
+  readonly #config: Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models' | 'scope' | 'codec'>> & Pick<OutboxConfig, 'migrate'>;
 
   constructor(config: OutboxConfig) {
     if (typeof config !== 'object' || config === null) throw new TypeError('Outbox: expected a config { name, storage, models }');
@@ -64,6 +66,9 @@ export class Outbox {
       migrate: config.migrate,
     };
     if (this.#config.fallback !== 'none' && this.#config.fallback !== 'memory') throw new TypeError(`Outbox: fallback must be 'none' or 'memory'`);
+    const { scope = '', codec } = config;
+    if (typeof scope !== 'string') throw new TypeError(`Outbox: scope must be a string (whose writes these are, e.g. the signed-in user's id), got ${typeof scope}`);
+    if (codec !== undefined && (typeof codec !== 'object' || codec === null || typeof codec.encode !== 'function' || typeof codec.decode !== 'function')) throw new TypeError('Outbox: codec must be { encode(values), decode(text) }');
     for (const model of models) {
       if (typeof model !== 'function' || typeof model.getProxy !== 'function') throw new TypeError('Outbox: models must be model classes');
       const entity = model.getEntityName();
@@ -74,7 +79,8 @@ export class Outbox {
       this.models.set(entity, model);
     }
     this.name = name;
-    this.#replay = new Replay(this.models, storage, this.#config, Outbox.tabs(name), name);
+    const scoped = new ScopedStorage(storage, scope, codec);
+    this.#replay = new Replay(this.models, scoped, this.#config, scopedTabs(Outbox.tabs(name), scoped), name);
     names.add(name);
     for (const model of this.models.values()) attached.set(model, this);
     this.gate = {
@@ -97,6 +103,17 @@ export class Outbox {
         store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
       },
     };
+  }
+
+  /**
+   * Erase, durably, the entries of `scope` stored in `storage` under the outbox `name` (e.g. at
+   * sign-out, after `close()`), then close the storage. Call it on a storage no open outbox holds.
+   */
+  static clear(storage: OutboxStorage, options: { name: string; scope?: string }): Promise<void> {
+    const { name, scope = '' } = options ?? {};
+    if (typeof name !== 'string' || name === '') return Promise.reject(new TypeError('Outbox.clear: name must be a non-empty string'));
+    if (typeof scope !== 'string') return Promise.reject(new TypeError('Outbox.clear: scope must be a string'));
+    return clearScope(storage, name, scope);
   }
 
   /** Load the stored entries, restore their records, and start replaying. Rejects with OutboxError 'unavailable' when the storage cannot be opened. */

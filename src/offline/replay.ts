@@ -16,10 +16,10 @@ import { MemoryStorage, type OutboxStorage, type StorageCommit, type StoredObjec
 import { dependencyError, failedEntry, listFailed, type Host } from './failed.js';
 import { Sharing } from './shared.js';
 import { readStored, restoreRecord, sentCreate } from './restore.js';
-import { done, Emitter, EntryTable, sameSnapshot, Waiters } from './table.js';
+import { done, Emitter, EntryTable, letGo, otherScopes, sameSnapshot, Waiters } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxSnapshot, PauseReason } from './types.js';
 
-type Settings = Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models'>> & Pick<OutboxConfig, 'migrate'>;
+type Settings = Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models' | 'scope' | 'codec'>> & Pick<OutboxConfig, 'migrate'>;
 
 const OFFLINE_MAX = 60_000;
 const RETRY_MAX = 300_000;
@@ -30,7 +30,7 @@ export class Replay {
   readonly restored = new Set<Model<object>>();
   readonly #wasRestored = new WeakSet<Model<object>>();
   readonly events = new Emitter();
-  readonly #table = new EntryTable((clientId) => this.#release(clientId));
+  readonly #table = new EntryTable(letGo(this.live, this.restored));
   readonly #waiters = new Waiters();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #view: View<OutboxSnapshot>;
@@ -72,7 +72,7 @@ export class Replay {
       changed: () => this.#view.changed(),
       pump: () => this.#pump(),
     };
-    this.#view = new View(() => ({ ...this.#table.counts(this.#foreign.length), paused: this.#paused, leader: this.tabs.isLeader, durable: this.#durable }), sameSnapshot);
+    this.#view = new View(() => ({ ...this.#table.counts(this.#foreign.length), paused: this.#paused, leader: this.tabs.isLeader, durable: this.#durable, otherScopes: otherScopes(this.storage) }), sameSnapshot);
     this.#sharing = new Sharing({
       tabs, table: this.#table, live: this.live, models,
       restored: (record) => this.restored.add(record),
@@ -93,13 +93,6 @@ export class Replay {
 
   entriesOf(clientId: string): Entry[] {
     return this.#table.of(clientId);
-  }
-
-  /** A record without entries is the app's alone: the outbox lets go of it. */
-  #release(clientId: string): void {
-    const record = this.live.get(clientId);
-    this.live.delete(clientId);
-    if (record !== undefined) this.restored.delete(record);
   }
 
   #remove(id: string): void {
