@@ -14,8 +14,9 @@ import { OutboxError } from './errors.js';
 const held = new Set<string>();
 
 /** This process's start: the same in each of its worker threads, another in a later process that got this pid. */
-const started = String(performance.timeOrigin);
-const mine = `${process.pid} ${started}\n`;
+const started = (): string => String(performance.timeOrigin);
+/** What this process writes in a lock (read when a lock is taken: the module loads in browsers too). */
+const mine = (): string => `${process.pid} ${started()}\n`;
 
 export const errorCode = (error: unknown): unknown => (error instanceof Error && 'code' in error ? error.code : undefined);
 
@@ -44,7 +45,7 @@ async function holder(fs: typeof Fs, lock: string): Promise<Holder | null | unde
 function holds(found: Holder, lock: string): boolean {
   if (found.pid !== process.pid) return alive(found.pid);
   // This pid: a thread of this process, else an earlier process that had this pid (a restarted container).
-  return held.has(lock) || found.started === started;
+  return held.has(lock) || found.started === started();
 }
 
 function alive(pid: number): boolean {
@@ -80,7 +81,7 @@ export async function acquireLock(fs: typeof Fs, lock: string, path: string): Pr
   let unreadableSince = 0;
   for (let attempt = 0; ; attempt++) {
     try {
-      await fs.writeFile(lock, mine, { flag: 'wx' });
+      await fs.writeFile(lock, mine(), { flag: 'wx' });
       held.add(lock);
       return;
     } catch (error) {
@@ -105,5 +106,5 @@ export async function acquireLock(fs: typeof Fs, lock: string, path: string): Pr
 /** Let the lock go, if it is still ours. */
 export async function releaseLock(fs: typeof Fs, lock: string): Promise<void> {
   if (!held.delete(lock)) return;
-  if ((await holder(fs, lock).catch(() => undefined))?.text === mine) await fs.rm(lock, { force: true });
+  if ((await holder(fs, lock).catch(() => undefined))?.text === mine()) await fs.rm(lock, { force: true });
 }
