@@ -15,6 +15,7 @@ import { planSync, type SyncHost } from '../store/sync.js';
 import { coalesce, type Write } from './coalesce.js';
 import type { TabCoordinator } from './coordination.js';
 import { ENTRY_VERSION, type Entry, type Fields } from './entry.js';
+import { noteStore } from './held.js';
 import { Replay } from './replay.js';
 import { clearScope, ScopedStorage, scopedTabs } from './scope.js';
 import type { OutboxStorage } from './storage.js';
@@ -98,6 +99,7 @@ export class Outbox {
         if (this.#joined.has(store)) return;
         this.#joined.add(store);
         const model = store.model;
+        noteStore(model, store);
         const records = [...this.#replay.restored].filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
         store.add(records);
         store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));

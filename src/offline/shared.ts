@@ -3,10 +3,10 @@
  * make the records of entries they did not know again), so their snapshots follow; the leader
  * takes the entries no live tab sends (a closed tab's, or unclaimed ones).
  */
-import { extensions } from '../model/extensions.js';
 import { recordFromServer, type Model } from '../model/Model.js';
 import { takeServerRecord } from '../model/persistence.js';
 import { checkEntry, type Entry, type Fields } from './entry.js';
+import { heldRecord } from './held.js';
 import { restoreRecord } from './restore.js';
 import type { TabCoordinator } from './coordination.js';
 import type { JsonValue, StorageCommit } from './storage.js';
@@ -118,7 +118,7 @@ function hear(shared: Shared, message: JsonValue): void {
       for (const entry of entries) if (entry.action !== 'destroy') record.set(entry.values);
       continue;
     }
-    const own = heldRecord(entries[0], shared.models);
+    const own = ownRecord(entries[0], shared.models);
     if (own !== undefined) {
       // This tab holds the row itself: its record shows the other tab's edits (pending, on top of
       // its values), and is the one sent, should this tab send them (the answer is its own then).
@@ -137,14 +137,10 @@ function hear(shared: Shared, message: JsonValue): void {
 /** This tab's own records that follow another tab's entries. */
 const followers = new WeakSet<Model<object>>();
 
-/** The record this tab's session holds of the row of an entry (an update or destroy), if it holds one. */
-function heldRecord(entry: Entry | undefined, models: ReadonlyMap<string, AnyModel>): Model<object> | undefined {
+/** The record this tab holds of the row of an entry (an update or destroy), if it holds one. */
+function ownRecord(entry: Entry | undefined, models: ReadonlyMap<string, AnyModel>): Model<object> | undefined {
   const model = entry === undefined || entry.rid === null ? undefined : models.get(entry.entity);
-  if (model === undefined || entry === undefined) return undefined;
-  const session: unknown = extensions.defaultSession?.(model);
-  const get: unknown = typeof session === 'object' && session !== null ? Reflect.get(session, 'get') : undefined;
-  const held: unknown = typeof get === 'function' ? Reflect.apply(get, session, [model, entry.rid]) : undefined;
-  return held instanceof model && !held.erased ? held : undefined;
+  return model === undefined || entry === undefined ? undefined : heldRecord(model, entry.rid);
 }
 
 /** The entries the leader takes: unclaimed, or of a tab not in `live`. */
