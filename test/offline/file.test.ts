@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileStorage, OutboxError } from '../../src/offline.js';
 import type { StoredObject } from '../../src/offline.js';
-import { bundleChild, removeBundles, startChild } from './helpers/child.js';
+import { bundleChild, lockPid, removeBundles, startChild } from './helpers/child.js';
 
 let dir = '';
 let n = 0;
@@ -25,8 +25,6 @@ const storageAt = (path: string) => {
 };
 const ids = (entries: readonly StoredObject[]) => entries.map((entry) => entry.id).sort();
 const rejection = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => new Error('it resolved'), (error: unknown) => error);
-/** The pid a lock file names (its first word: `<pid> <when that process started>`). */
-const lockPid = async (path: string): Promise<number> => Number((await readFile(`${path}.lock`, 'utf8')).split(/[ \n]/)[0]);
 /** A pid that no process has now: one of a child that has exited. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid ?? 999_999;
 
