@@ -5,7 +5,7 @@
  * does not send another live tab's; the other tab's snapshot follows by the broadcasts; when the
  * leader's tab closes, the next one leads and sends its entries, written after it opened, once.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { Model, RestProxy, Store } from '../../src/index.js';
 import { belongsTo, hasMany, type Accessor } from '../../src/associations.js';
 import { Outbox, OutboxError } from '../../src/offline.js';
@@ -85,10 +85,10 @@ afterEach(async () => {
 });
 
 /** A tab of the app: its own Item model, attached to an outbox (named per tab, as each tab is its own page) over `storage`. */
-async function tab(tabs: Tabs, name: string, storage: OutboxStorage) {
+async function tab(tabs: Tabs, name: string, storage: OutboxStorage, scope = '') {
   Outbox.tabs = () => tabs.join();
   const Item = defineItem(outboxProxy(server));
-  const outbox = new Outbox({ name, storage, models: [Item] });
+  const outbox = new Outbox({ name, storage, models: [Item], scope });
   opened.push(outbox);
   await outbox.open();
   return { Item, outbox };
@@ -110,8 +110,8 @@ it("each tab sends its own writes; the leader closed, the next one leads and sen
   // Offline: the leader's write is kept; the other tab's snapshot follows.
   server.inject({ type: 'reset-before', match: { method: 'POST' }, times: 100 });
   expect(await proxyErrorOf(new first.Item({ uid: 'f', name: 'first', rev: 0 }).save())).toMatchObject({ kind: 'network', queued: true });
-  await sleep(20);
-  expect(second.outbox.getSnapshot()).toMatchObject({ pending: 1, leader: false });
+  // (Heard once the first tab's commits were broadcast: waited for, as a loaded machine is slow.)
+  await vi.waitFor(() => expect(second.outbox.getSnapshot()).toMatchObject({ pending: 1, leader: false }), { timeout: 2_000 });
   await second.outbox.flush();
   expect(rowsOf(server).map((row) => row['uid'])).toEqual(['s']);
 
@@ -191,4 +191,23 @@ it("the leader sends a closed tab's update of a record it holds too: done, not f
   await sleep(20);
   expect(again.users.getById(4)?.get('name')).toBe('from the first tab');
   expect(requestsOf(server, 'PUT').length).toBeGreaterThan(0);
+});
+
+it("tabs of two users: neither shows, restores nor sends the other's entries; each counts them in otherScopes", async () => {
+  const tabs = new Tabs();
+  const storage = new ReopenableStorage();
+  const alice = await tab(tabs, 'alice', storage, 'alice');
+  const bob = await tab(tabs, 'bob', storage, 'bob');
+  server.inject({ type: 'reset-before', match: { method: 'POST' }, times: 100 });
+  expect(await proxyErrorOf(new bob.Item({ uid: 'b', name: 'bob', rev: 0 }).save())).toMatchObject({ queued: true });
+  await sleep(20);
+  expect(alice.outbox.getSnapshot()).toMatchObject({ pending: 0, failed: 0, otherScopes: 1, leader: true });
+  // Bob's tab closes: the leader, Alice's, does not take his entry.
+  await bob.outbox.close();
+  server.reset();
+  await sleep(20);
+  await alice.outbox.flush();
+  expect(requestsOf(server, 'POST')).toEqual([]);
+  expect(alice.outbox.getSnapshot()).toMatchObject({ pending: 0, otherScopes: 1 });
+  expect((await storage.load()).map((entry) => entry['scope'])).toEqual(['bob']);
 });
