@@ -7,6 +7,7 @@
 export { Outbox } from './offline/outbox.js';
 export type { FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot, PauseReason } from './offline/types.js';
 export type { StoredError } from './offline/entry.js';
+export type { OutboxCodec } from './offline/scope.js';
 export type { TabCoordinator } from './offline/coordination.js';
 export { OutboxError } from './offline/errors.js';
 export type { OutboxErrorKind } from './offline/errors.js';

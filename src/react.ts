@@ -3,6 +3,7 @@
  *
  *     const { records, loading, error } = useStore(store);
  *     const user = useRecord(record); // user.get('name'), user.dirty, user.errors
+ *     const { pending, failed, paused } = useOutbox(outbox); // rest-proxy/offline's Outbox
  *
  * Both hooks are `useSyncExternalStore` over the core's `subscribe` / `getSnapshot`: a snapshot
  * is a frozen object that is replaced only when something visible changed, so a component
@@ -11,9 +12,10 @@
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { recordOrNone, storeOf, type ModelClassFor } from './bindings/checks.js';
+import { outboxOf, type OutboxSnapshot, type OutboxSource } from './bindings/outbox.js';
 import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
 
-export type { ModelClassFor };
+export type { ModelClassFor, OutboxSnapshot };
 
 /**
  * The snapshot of a store (`records`, `total`, `page`, `pageCount`, `loading`, `syncing`,
@@ -48,6 +50,18 @@ export function useRecord(record: unknown, model?: ModelClass<Model<object>>): R
   const subscribe = useCallback((onChange: () => void) => (checked === undefined ? nothing : follow(checked, onChange)), [checked]);
   const snapshot = (): RecordSnapshot<Model<object>> | undefined => checked?.getSnapshot();
   return useSyncExternalStore(subscribe, snapshot, snapshot);
+}
+
+/**
+ * The snapshot of an Outbox of rest-proxy/offline (`pending`, `sending`, `failed`, `paused`,
+ * `leader`, `durable`, `oldestPendingAt`, `otherScopes`), kept up to date, as `useStore` gives a
+ * store's. Renders again when it changes.
+ * @throws TypeError when `outbox` is not an Outbox.
+ */
+export function useOutbox(outbox: OutboxSource): OutboxSnapshot {
+  const checked = outboxOf(outbox);
+  const subscribe = useCallback((onChange: () => void) => follow(checked, onChange), [checked]);
+  return useSyncExternalStore(subscribe, checked.getSnapshot, checked.getSnapshot);
 }
 
 function nothing(): () => void {

@@ -3,6 +3,7 @@
  *
  *     const users = useStore(store);                // users.value.records, .loading, .error
  *     const user = useRecord(() => props.record);   // user.value.get('name'), .dirty, .errors
+ *     const outboxState = useOutbox(outbox);        // outboxState.value.pending, .failed, .paused
  *
  * Each composable returns a readonly shallow ref that holds the core's snapshot (a frozen object
  * replaced only when something visible changed) and follows it through `subscribe`; the
@@ -12,9 +13,10 @@
  */
 import { getCurrentScope, hasInjectionContext, inject, isRef, onScopeDispose, shallowReadonly, shallowRef, ssrContextKey, toValue, watch, type MaybeRefOrGetter, type ShallowRef } from 'vue';
 import { recordOrNone, storeOf, type ModelClassFor } from './bindings/checks.js';
+import { outboxOf, type OutboxSnapshot, type OutboxSource } from './bindings/outbox.js';
 import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
 
-export type { ModelClassFor };
+export type { ModelClassFor, OutboxSnapshot };
 
 /**
  * The snapshot of a store (`records`, `total`, `page`, `pageCount`, `loading`, `syncing`,
@@ -44,6 +46,18 @@ export function useRecord<R extends Model<object>, M extends Model<object>>(reco
 export function useRecord<R extends Model<object>, M extends Model<object>>(record: MaybeRefOrGetter<R | null | undefined>, model: ModelClassFor<R, M>): Readonly<ShallowRef<RecordSnapshot<M> | undefined>>;
 export function useRecord(record: unknown, model?: ModelClass<Model<object>>): Readonly<ShallowRef<RecordSnapshot<Model<object>> | undefined>> {
   return follow<RecordSnapshot<Model<object>> | undefined>(() => recordOrNone(toValue(record), model) ?? NOTHING, isRef(record) || typeof record === 'function');
+}
+
+/**
+ * The snapshot of an Outbox of rest-proxy/offline (`pending`, `sending`, `failed`, `paused`,
+ * `leader`, `durable`, `oldestPendingAt`, `otherScopes`) in a readonly shallow ref, replaced when
+ * it changes; released with the effect scope.
+ * @throws TypeError when `outbox` is not an Outbox.
+ */
+export function useOutbox(outbox: OutboxSource): Readonly<ShallowRef<OutboxSnapshot>> {
+  const checked = outboxOf(outbox);
+  const source: Source<OutboxSnapshot> = { subscribe: (listener) => checked.subscribe(() => listener(checked.getSnapshot())), getSnapshot: checked.getSnapshot };
+  return follow(() => source, false);
 }
 
 function unsubscribed(): void {

@@ -81,10 +81,10 @@ async function discard(host: Host, id: string): Promise<void> {
   const entry = host.table.get(id);
   if (entry === undefined) return;
   const all = host.table.of(entry.clientId);
+  const record = host.live.get(entry.clientId); // (let go of once its entries are removed)
   for (const other of all) host.remove(other.id);
   host.changed();
   await host.commit({ delete: all.map((other) => other.id) });
-  const record = host.live.get(entry.clientId);
   if (record !== undefined) {
     if (record.phantom) eraseRecord(record);
     else {

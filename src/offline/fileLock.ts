@@ -1,29 +1,51 @@
 /// <reference types="node" />
 /**
  * The lock file beside a FileStorage's log: `<path>.lock` holds the pid of the process that has
- * the log open. A lock whose process is dead (SIGKILL, a crash) is taken over; one held by a live
- * process makes the opening reject with OutboxError 'unavailable' naming that pid. Node only:
- * the modules come from file.ts, which imports them when a FileStorage is opened.
+ * the log open and when that process started (`<pid> <performance.timeOrigin>`). A lock whose
+ * process is dead (SIGKILL, a crash) is taken over; one held by a live process, or by another
+ * thread of this one (same pid, same start), makes the opening reject with OutboxError
+ * 'unavailable' naming that pid. Node only: the modules come from file.ts, which imports them
+ * when a FileStorage is opened.
  */
 import type * as Fs from 'node:fs/promises';
 import { OutboxError } from './errors.js';
 
-/** The lock files this process holds (a second FileStorage on one path in one process is refused too). */
+/** The lock files this thread holds. */
 const held = new Set<string>();
+
+/** This process's start: the same in each of its worker threads, another in a later process that got this pid. */
+const started = (): string => String(performance.timeOrigin);
+/** What this process writes in a lock (read when a lock is taken: the module loads in browsers too). */
+const mine = (): string => `${process.pid} ${started()}\n`;
 
 export const errorCode = (error: unknown): unknown => (error instanceof Error && 'code' in error ? error.code : undefined);
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The pid in a lock file; undefined when it is gone, empty or unreadable (being written, or torn by a crash). */
-async function holder(fs: typeof Fs, lock: string): Promise<number | null | undefined> {
+interface Holder {
+  readonly pid: number;
+  /** When it started (older locks hold only the pid). */
+  readonly started: string | undefined;
+  readonly text: string;
+}
+
+/** Who holds a lock file: null when it is gone, undefined when empty or unreadable (being written, or torn by a crash). */
+async function holder(fs: typeof Fs, lock: string): Promise<Holder | null | undefined> {
   try {
     const text = await fs.readFile(lock, 'utf8');
-    return /^\d+\n$/.test(text) ? Number(text.trim()) : undefined;
+    const match = /^(\d+)(?: ([\d.]+))?\n$/.exec(text);
+    return match === null ? undefined : { pid: Number(match[1]), started: match[2], text };
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
+}
+
+/** Whether the lock's holder lives: another live process, or a thread of this one. */
+function holds(found: Holder, lock: string): boolean {
+  if (found.pid !== process.pid) return alive(found.pid);
+  // This pid: a thread of this process, else an earlier process that had this pid (a restarted container).
+  return held.has(lock) || found.started === started();
 }
 
 function alive(pid: number): boolean {
@@ -36,7 +58,7 @@ function alive(pid: number): boolean {
 }
 
 /** Remove the lock `seen` was read from, if it still says that: one process at a time, under a short guard file. */
-async function breakLock(fs: typeof Fs, lock: string, seen: number | undefined): Promise<void> {
+async function breakLock(fs: typeof Fs, lock: string, seen: string | undefined): Promise<void> {
   const guard = `${lock}.takeover`;
   try {
     await fs.writeFile(guard, '', { flag: 'wx' });
@@ -48,7 +70,7 @@ async function breakLock(fs: typeof Fs, lock: string, seen: number | undefined):
     return pause(10);
   }
   try {
-    if ((await holder(fs, lock)) === seen) await fs.rm(lock, { force: true });
+    if ((await holder(fs, lock))?.text === seen) await fs.rm(lock, { force: true });
   } finally {
     await fs.rm(guard, { force: true });
   }
@@ -59,31 +81,30 @@ export async function acquireLock(fs: typeof Fs, lock: string, path: string): Pr
   let unreadableSince = 0;
   for (let attempt = 0; ; attempt++) {
     try {
-      await fs.writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
+      await fs.writeFile(lock, mine(), { flag: 'wx' });
       held.add(lock);
       return;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST' || attempt > 200) throw error;
     }
-    const pid = await holder(fs, lock);
-    if (pid === null) continue;
-    if (pid === undefined) {
+    const found = await holder(fs, lock);
+    if (found === null) continue;
+    if (found === undefined) {
       // Being written by a process that just created it, or left empty by one killed right then.
       unreadableSince ||= Date.now();
       if (Date.now() - unreadableSince < 500) {
         await pause(20);
         continue;
       }
-    } else if (pid === process.pid ? held.has(lock) : alive(pid)) {
-      // The same pid in a lock this process does not hold: left by an earlier process that had this pid (a restarted container).
-      throw new OutboxError('unavailable', `FileStorage: ${path} is in use by process ${pid} (lock file ${lock})`);
+    } else if (holds(found, lock)) {
+      throw new OutboxError('unavailable', `FileStorage: ${path} is in use by process ${found.pid}${found.pid === process.pid ? ' (this process)' : ''} (lock file ${lock})`);
     }
-    await breakLock(fs, lock, pid);
+    await breakLock(fs, lock, found?.text);
   }
 }
 
 /** Let the lock go, if it is still ours. */
 export async function releaseLock(fs: typeof Fs, lock: string): Promise<void> {
-  held.delete(lock);
-  if ((await holder(fs, lock).catch(() => undefined)) === process.pid) await fs.rm(lock, { force: true });
+  if (!held.delete(lock)) return;
+  if ((await holder(fs, lock).catch(() => undefined))?.text === mine()) await fs.rm(lock, { force: true });
 }

@@ -14,10 +14,13 @@ import type { SyncOptions } from '../store/options.js';
 import { planSync, type SyncHost } from '../store/sync.js';
 import { coalesce, type Write } from './coalesce.js';
 import type { TabCoordinator } from './coordination.js';
-import { ENTRY_VERSION, type Entry } from './entry.js';
+import { ENTRY_VERSION, type Entry, type Fields } from './entry.js';
+import { noteStore } from './held.js';
 import { cycleError, cycleOf, giveKey, json, newKey, referencesOf, saveWrite } from './intent.js';
 import { Replay } from './replay.js';
 import { storedId } from './attempt.js';
+import { clearScope, ScopedStorage, scopedTabs } from './scope.js';
+import type { OutboxStorage } from './storage.js';
 import { joinTabs } from './tabs.js';
 import { done } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxEvents, OutboxSnapshot } from './types.js';
@@ -48,7 +51,7 @@ export class Outbox {
   readonly #replay: Replay;
   /** The stores the restored records joined. */
   readonly #joined = new WeakSet<object>();
-  readonly #config: Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models'>> & Pick<OutboxConfig, 'migrate'>;
+  readonly #config: Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models' | 'scope' | 'codec'>> & Pick<OutboxConfig, 'migrate'>;
 
   constructor(config: OutboxConfig) {
     if (typeof config !== 'object' || config === null) throw new TypeError('Outbox: expected a config { name, storage, models }');
@@ -66,6 +69,9 @@ export class Outbox {
       migrate: config.migrate,
     };
     if (this.#config.fallback !== 'none' && this.#config.fallback !== 'memory') throw new TypeError(`Outbox: fallback must be 'none' or 'memory'`);
+    const { scope = '', codec } = config;
+    if (typeof scope !== 'string') throw new TypeError(`Outbox: scope must be a string (whose writes these are, e.g. the signed-in user's id), got ${typeof scope}`);
+    if (codec !== undefined && (typeof codec !== 'object' || codec === null || typeof codec.encode !== 'function' || typeof codec.decode !== 'function')) throw new TypeError('Outbox: codec must be { encode(values), decode(text) }');
     for (const model of models) {
       if (typeof model !== 'function' || typeof model.getProxy !== 'function') throw new TypeError('Outbox: models must be model classes');
       const entity = model.getEntityName();
@@ -76,7 +82,8 @@ export class Outbox {
       this.models.set(entity, model);
     }
     this.name = name;
-    this.#replay = new Replay(this.models, storage, this.#config, Outbox.tabs(name), name);
+    const scoped = new ScopedStorage(storage, scope, codec);
+    this.#replay = new Replay(this.models, scoped, this.#config, scopedTabs(Outbox.tabs(name), scoped), name);
     names.add(name);
     for (const model of this.models.values()) attached.set(model, this);
     this.gate = {
@@ -94,7 +101,8 @@ export class Outbox {
         const model = store.model;
         if (!this.#joined.has(store)) {
           this.#joined.add(store);
-          const records = this.#replay.restored.filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
+          noteStore(model, store);
+          const records = [...this.#replay.restored].filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
           store.add(records);
           store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
         }
@@ -104,6 +112,17 @@ export class Outbox {
         if (gone.size > 0 && answer !== undefined) answer.records = answer.records.filter((record) => !(record instanceof model && gone.has(JSON.stringify(storedId(record)))));
       },
     };
+  }
+
+  /**
+   * Erase, durably, the entries of `scope` stored in `storage` under the outbox `name` (e.g. at
+   * sign-out, after `close()`), then close the storage. Call it on a storage no open outbox holds.
+   */
+  static clear(storage: OutboxStorage, options: { name: string; scope?: string }): Promise<void> {
+    const { name, scope = '' } = options ?? {};
+    if (typeof name !== 'string' || name === '') return Promise.reject(new TypeError('Outbox.clear: name must be a non-empty string'));
+    if (typeof scope !== 'string') return Promise.reject(new TypeError('Outbox.clear: scope must be a string'));
+    return clearScope(storage, name, scope);
   }
 
   /** Load the stored entries, restore their records, and start replaying. Rejects with OutboxError 'unavailable' when the storage cannot be opened. */
@@ -132,14 +151,11 @@ export class Outbox {
     return this.#replay.failedEntries();
   }
 
-  getSnapshot(): OutboxSnapshot {
-    return this.#replay.snapshot();
-  }
+  /** What a UI shows (the same object until something changes). Bound: usable as a plain function value. */
+  readonly getSnapshot = (): OutboxSnapshot => this.#replay.snapshot();
 
-  /** Hear of every change of the snapshot. Returns an unsubscribe function. */
-  subscribe(listener: () => void): () => void {
-    return this.#replay.subscribe(listener);
-  }
+  /** Hear of every change of the snapshot. Returns an unsubscribe function. Bound, as `useSyncExternalStore(outbox.subscribe, outbox.getSnapshot)` takes it. */
+  readonly subscribe = (listener: () => void): (() => void) => this.#replay.subscribe(listener);
 
   on<K extends keyof OutboxEvents>(event: K, listener: (payload: OutboxEvents[K]) => void): () => void {
     return this.#replay.events.on(event, listener);

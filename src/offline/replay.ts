@@ -17,21 +17,21 @@ import { OutboxError } from './errors.js';
 import { MemoryStorage, type OutboxStorage, type StorageCommit, type StoredObject } from './storage.js';
 import { dependencyError, failedEntry, listFailed, type Host } from './failed.js';
 import { Sharing } from './shared.js';
-import { readStored, restoreRecord } from './restore.js';
-import { done, Emitter, EntryTable, sameSnapshot, Waiters } from './table.js';
+import { readStored, restoreRecord, sentCreate } from './restore.js';
+import { done, Emitter, EntryTable, letGo, otherScopes, sameSnapshot, Waiters } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxSnapshot } from './types.js';
 
-type Settings = Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models'>> & Pick<OutboxConfig, 'migrate'>;
+type Settings = Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models' | 'scope' | 'codec'>> & Pick<OutboxConfig, 'migrate'>;
 
 const RETRY_MAX = 300_000;
 
 export class Replay {
   readonly live = new Map<string, Model<object>>();
   /** The records made again from stored entries on open(): stores of their model list them after their first load. */
-  readonly restored: Model<object>[] = [];
+  readonly restored = new Set<Model<object>>();
   readonly #wasRestored = new WeakSet<Model<object>>();
   readonly events = new Emitter();
-  readonly #table = new EntryTable();
+  readonly #table = new EntryTable(letGo(this.live, this.restored));
   readonly #waiters = new Waiters();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #view: View<OutboxSnapshot>;
@@ -77,10 +77,10 @@ export class Replay {
       changed: () => this.#view.changed(),
       pump: () => this.#pump(),
     };
-    this.#view = new View(() => ({ ...this.#table.counts(this.#foreign.length), paused: this.#pause.reason, leader: this.tabs.isLeader, durable: this.#durable }), sameSnapshot);
+    this.#view = new View(() => ({ ...this.#table.counts(this.#foreign.length), paused: this.#pause.reason, leader: this.tabs.isLeader, durable: this.#durable, otherScopes: otherScopes(this.storage) }), sameSnapshot);
     this.#sharing = new Sharing({
       tabs, table: this.#table, live: this.live, models,
-      restored: (record) => this.restored.push(record),
+      restored: (record) => this.restored.add(record),
       remove: (id) => this.#remove(id),
       commit: (change) => this.#commit(change),
       wakeAt: (entry) => this.#wakeAt(entry),
@@ -126,9 +126,9 @@ export class Replay {
       },
       (error: unknown) => {
         // Refused by the storage: nothing of it was kept, and nothing is sent.
+        if (drop !== undefined) this.#table.set(drop);
         if (before === undefined) this.#remove(kept.id);
         else this.#table.set(before);
-        if (drop !== undefined) this.#table.set(drop);
         this.#view.changed();
         this.#waiters.settle(kept.id, undefined, error instanceof OutboxError ? error : new OutboxError('quota', 'Outbox: the storage refused the write', { cause: error }));
       },
@@ -186,7 +186,7 @@ export class Replay {
       const record = this.live.has(clientId) ? undefined : restoreRecord(clientId, [...ids].flatMap((id) => this.#table.get(id) ?? []), this.models);
       if (record === undefined) continue;
       this.live.set(clientId, record);
-      this.restored.push(record);
+      this.restored.add(record);
       this.#wasRestored.add(record);
     }
     this.#ready = true;

@@ -3,8 +3,10 @@
  * make the records of entries they did not know again), so their snapshots follow; the leader
  * takes the entries no live tab sends (a closed tab's, or unclaimed ones).
  */
-import type { Model } from '../model/Model.js';
-import { checkEntry, type Entry } from './entry.js';
+import { recordFromServer, type Model } from '../model/Model.js';
+import { takeServerRecord } from '../model/persistence.js';
+import { checkEntry, type Entry, type Fields } from './entry.js';
+import { heldRecord } from './held.js';
 import { restoreRecord } from './restore.js';
 import type { TabCoordinator } from './coordination.js';
 import type { JsonValue, StorageCommit } from './storage.js';
@@ -63,9 +65,13 @@ export class Sharing {
     this.shared.pump();
   }
 
+  /** Leave the tabs: this tab's entries not in flight are handed to the leader (unclaimed), which sends them now rather than once it sees this tab gone. */
   close(): void {
     clearTimeout(this.#timer);
-    this.shared.tabs.close();
+    const { tabs, table } = this.shared;
+    const mine = [...table.all.values()].filter((entry) => entry.tab === tabs.tabId && entry.phase !== 'sending' && entry.phase !== 'done').map((entry) => ({ ...entry, tab: null }));
+    if (mine.length === 0) return tabs.close();
+    void this.shared.commit({ put: mine }).catch(() => undefined).finally(() => tabs.close());
   }
 }
 
@@ -84,11 +90,16 @@ function hear(shared: Shared, message: JsonValue): void {
     shared.table.set(entry);
     touched.add(entry.clientId);
   }
+  /** Per record, what its entries done in another tab wrote. */
+  const wrote = new Map<string, Fields>();
   for (const id of Array.isArray(gone) ? gone : []) {
     const entry = typeof id === 'string' ? shared.table.get(id) : undefined;
     if (entry === undefined || (entry.tab === shared.tabs.tabId && entry.phase === 'sending')) continue;
+    const record = shared.live.get(entry.clientId); // (let go of once its entries are removed)
+    if (record !== undefined && followers.has(record) && entry.action === 'update') wrote.set(entry.clientId, { ...wrote.get(entry.clientId), ...entry.values });
     shared.remove(entry.id);
     touched.add(entry.clientId);
+    if (record !== undefined) shared.live.set(entry.clientId, record);
   }
   for (const clientId of touched) {
     const entries = shared.table.of(clientId);
@@ -96,10 +107,24 @@ function hear(shared: Shared, message: JsonValue): void {
     if (entries.some((entry) => entry.tab === shared.tabs.tabId)) continue;
     // Another tab's record: follows its entries (made again when it was created since; forgotten when it has none).
     shared.live.delete(clientId);
-    if (entries.length === 0) continue;
+    if (entries.length === 0) {
+      // This tab's own record of the row: the other tab's write applied, taken as a load would.
+      const values = wrote.get(clientId);
+      if (record !== undefined && values !== undefined) takeServerRecord(record, recordFromServer(record.getModelClass(), { ...values, [record.getModelClass().idProperty]: record.getId() }));
+      continue;
+    }
     if (record !== undefined && record.phantom === (entries[0]?.action === 'create')) {
       shared.live.set(clientId, record);
       for (const entry of entries) if (entry.action !== 'destroy') record.set(entry.values);
+      continue;
+    }
+    const own = ownRecord(entries[0], shared.models);
+    if (own !== undefined) {
+      // This tab holds the row itself: its record shows the other tab's edits (pending, on top of
+      // its values), and is the one sent, should this tab send them (the answer is its own then).
+      followers.add(own);
+      shared.live.set(clientId, own);
+      for (const entry of entries) if (entry.action === 'update') own.set(entry.values);
       continue;
     }
     const again = restoreRecord(clientId, entries, shared.models);
@@ -107,6 +132,15 @@ function hear(shared: Shared, message: JsonValue): void {
     shared.live.set(clientId, again);
     shared.restored(again);
   }
+}
+
+/** This tab's own records that follow another tab's entries. */
+const followers = new WeakSet<Model<object>>();
+
+/** The record this tab holds of the row of an entry (an update or destroy), if it holds one. */
+function ownRecord(entry: Entry | undefined, models: ReadonlyMap<string, AnyModel>): Model<object> | undefined {
+  const model = entry === undefined || entry.rid === null ? undefined : models.get(entry.entity);
+  return model === undefined || entry === undefined ? undefined : heldRecord(model, entry.rid);
 }
 
 /** The entries the leader takes: unclaimed, or of a tab not in `live`. */

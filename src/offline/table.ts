@@ -12,6 +12,8 @@ import type { JsonValue } from './storage.js';
 import type { EntryAction } from './entry.js';
 import type { OutboxEvents, OutboxSnapshot } from './types.js';
 import { Observable } from '../util/events.js';
+import { ScopedStorage } from './scope.js';
+import type { OutboxStorage } from './storage.js';
 
 const encoder = new TextEncoder();
 /** An entry's stored size in bytes (UTF-8: a 4-byte character is not counted as 2). */
@@ -29,6 +31,9 @@ export class EntryTable {
   readonly #gone = new Set<string>();
   /** Entries rewritten by an id map not yet durable (their live records not yet given the id): not sent until then. */
   readonly held = new Set<string>();
+
+  /** `released`: told when a record's last entry is removed (the outbox then lets go of the record). */
+  constructor(readonly released: (clientId: string) => void = () => undefined) {}
 
   get(id: string): Entry | undefined {
     return this.all.get(id);
@@ -78,7 +83,10 @@ export class EntryTable {
     this.#children.delete(id);
     const ids = this.#clients.get(entry.clientId);
     ids?.delete(id);
-    if (ids?.size === 0) this.#clients.delete(entry.clientId);
+    if (ids?.size === 0) {
+      this.#clients.delete(entry.clientId);
+      this.released(entry.clientId);
+    }
     this.#bytes -= this.#sizes.get(id) ?? 0;
     this.#sizes.delete(id);
   }
@@ -221,8 +229,22 @@ export class EntryTable {
   }
 }
 
+/** A record without entries is the app's alone: the outbox lets go of it (`released` of an EntryTable). */
+export function letGo(live: Map<string, Model<object>>, restored: Set<Model<object>>): (clientId: string) => void {
+  return (clientId) => {
+    const record = live.get(clientId);
+    live.delete(clientId);
+    if (record !== undefined) restored.delete(record);
+  };
+}
+
+/** The snapshot's `otherScopes`: entries of other scopes left in the storage. */
+export function otherScopes(storage: OutboxStorage): number {
+  return storage instanceof ScopedStorage ? storage.others.size : 0;
+}
+
 export function sameSnapshot(a: OutboxSnapshot, b: OutboxSnapshot): boolean {
-  return a.pending === b.pending && a.sending === b.sending && a.failed === b.failed && a.paused === b.paused && a.leader === b.leader && a.durable === b.durable && a.oldestPendingAt === b.oldestPendingAt;
+  return a.pending === b.pending && a.sending === b.sending && a.failed === b.failed && a.paused === b.paused && a.leader === b.leader && a.durable === b.durable && a.oldestPendingAt === b.oldestPendingAt && a.otherScopes === b.otherScopes;
 }
 
 type Waiter = { resolve: (operation: Operation) => void; reject: (error: unknown) => void };

@@ -2,6 +2,7 @@
 import type { Model } from '../model/Model.js';
 import type { ModelClass } from '../model/types.js';
 import type { EntryAction, StoredError } from './entry.js';
+import type { OutboxCodec } from './scope.js';
 import type { OutboxStorage, StoredObject } from './storage.js';
 
 export type AnyModel = ModelClass<Model<object>>;
@@ -27,6 +28,17 @@ export interface OutboxConfig {
   fallback?: 'none' | 'memory';
   /** Make an entry written by an older version of the app current (null drops it). */
   migrate?: (entry: StoredObject) => StoredObject | null;
+  /**
+   * Whose writes these are, e.g. the signed-in user's id. Default `''`. Entries are stored with
+   * it; the outbox restores, counts and sends only those of its scope (others stay stored:
+   * `snapshot.otherScopes`), so one user's writes never go out with another user's credentials.
+   */
+  scope?: string;
+  /**
+   * Encodes the field values stored with each entry (e.g. AES-GCM with a key of the user's):
+   * then none is stored in the clear. Default: none (values stored as JSON).
+   */
+  codec?: OutboxCodec;
 }
 
 /** What a UI shows of the outbox (section 8's rules: the same object until something changes). */
@@ -40,6 +52,8 @@ export interface OutboxSnapshot {
   readonly durable: boolean;
   /** When the oldest entry not yet sent was made (epoch ms), or null. */
   readonly oldestPendingAt: number | null;
+  /** Entries of other scopes left in the storage (not restored, counted or sent here). */
+  readonly otherScopes: number;
 }
 
 /** An entry that will not be sent again until told. */

@@ -6,6 +6,7 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import { reactive, ref, shallowRef, type ShallowRef } from 'vue';
 import { Model, Store, type RecordSnapshot, type StoreSnapshot } from '../../src/index.js';
+import type { Outbox, OutboxSnapshot } from '../../src/offline.js';
 import * as react from '../../src/react.js';
 import * as vue from '../../src/vue.js';
 
@@ -27,6 +28,7 @@ declare const users: Store<User>;
 declare const user: User;
 declare const post: Post;
 declare const untyped: Model;
+declare const outbox: Outbox;
 declare const anyRecord: Model<object>;
 declare const selected: User | undefined;
 declare const maybeUntyped: Model | null;
@@ -110,5 +112,18 @@ describe('rest-proxy/vue', () => {
     expectTypeOf(ref(user).value).toEqualTypeOf<User>();
     expectTypeOf(reactive({ users, selected: user }).users).toEqualTypeOf<Store<User>>();
     expectTypeOf(reactive({ users, selected: user }).selected).toEqualTypeOf<User>();
+  });
+});
+
+describe('useOutbox', () => {
+  test('gives the outbox snapshot (React) and a readonly shallow ref of it (Vue); refuses what is not an outbox', () => {
+    expectTypeOf(react.useOutbox).parameter(0).toExtend<Pick<Outbox, 'subscribe' | 'getSnapshot'>>();
+    expectTypeOf(react.useOutbox(outbox)).toEqualTypeOf<OutboxSnapshot>();
+    expectTypeOf(react.useOutbox(outbox).paused).toEqualTypeOf<false | 'offline' | 'rate-limit' | 'auth'>();
+    expectTypeOf(vue.useOutbox(outbox)).toEqualTypeOf<Readonly<ShallowRef<OutboxSnapshot>>>();
+    // @ts-expect-error a store is not an outbox
+    react.useOutbox(users);
+    // @ts-expect-error a record is not an outbox
+    vue.useOutbox(user);
   });
 });

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileStorage, OutboxError } from '../../src/offline.js';
 import type { StoredObject } from '../../src/offline.js';
-import { bundleChild, removeBundles, startChild } from './helpers/child.js';
+import { bundleChild, lockPid, removeBundles, startChild } from './helpers/child.js';
 
 let dir = '';
 let n = 0;
@@ -125,7 +125,7 @@ describe('FileStorage', () => {
     const path = newPath();
     const first = storageAt(path);
     await first.commit({ put: [{ id: 'a' }] });
-    expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+    expect(await lockPid(path)).toBe(process.pid);
     const second = storageAt(path);
     const error = await rejection(second.load());
     expect(error).toBeInstanceOf(OutboxError);
@@ -149,9 +149,9 @@ describe('FileStorage', () => {
       expect(error).toMatchObject({ kind: 'unavailable', message: expect.stringContaining(`in use by process ${child.pid}`) });
       child.kill('SIGKILL');
       await child.exited;
-      expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${child.pid}\n`);
+      expect(await lockPid(path)).toBe(child.pid);
       expect(await storage.load()).toEqual([]);
-      expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+      expect(await lockPid(path)).toBe(process.pid);
     } finally {
       child.kill('SIGKILL');
     }
@@ -171,7 +171,7 @@ describe('FileStorage', () => {
         const winner = children.find((child) => child !== loser);
         expect(loser.messages.at(-1)).toMatchObject({ type: 'error', kind: 'unavailable', message: expect.stringContaining(`in use by process ${winner?.pid}`) });
         expect(await winner?.next('loaded')).toMatchObject({ count: 1 });
-        expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${winner?.pid}\n`);
+        expect(await lockPid(path)).toBe(winner?.pid);
       } finally {
         for (const child of children) child.kill();
       }
@@ -179,13 +179,13 @@ describe('FileStorage', () => {
   });
 
   it('takes over a lock left by a dead process, by an earlier process with this pid (a restarted container), or left empty', async () => {
-    for (const holder of [`${deadPid()}\n`, `${process.pid}\n`, '']) {
+    for (const holder of [`${deadPid()}\n`, `${process.pid}\n`, `${process.pid} ${performance.timeOrigin - 60_000}\n`, '']) {
       const path = newPath();
       await writeFile(path, '{"put":[{"id":"a"}],"delete":[]}\n');
       await writeFile(`${path}.lock`, holder);
       const storage = storageAt(path);
       expect(ids(await storage.load())).toEqual(['a']);
-      expect(await readFile(`${path}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+      expect(await lockPid(path)).toBe(process.pid);
       await storage.close();
     }
   });

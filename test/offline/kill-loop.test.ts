@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundleChild, removeBundles, startChild } from './helpers/child.js';
+import { bundleChild, lockPid, removeBundles, startChild } from './helpers/child.js';
 import type { ChildMessage } from './helpers/child.js';
 
 const WINDOW = 20;
@@ -74,7 +74,7 @@ it('loses no commit that resolved and applies none in part, across SIGKILLs at r
   for (let round = 1; tally.kills < MAX_KILLS && Date.now() - started < MAX_MS; round++) {
     if (round > 1) {
       // What the killed process left: its lock, maybe a torn line, maybe a compaction's temp file.
-      if ((await readFile(`${path}.lock`, 'utf8')) !== `${lastPid}\n`) problems.push(`round ${round}: the lock of ${lastPid} is not there`);
+      if ((await lockPid(path)) !== lastPid) problems.push(`round ${round}: the lock of ${lastPid} is not there`);
       const log = await readFile(path, 'utf8');
       if (log !== '' && !log.endsWith('\n')) tally.tornByKill++;
       if (existsSync(`${path}.tmp`)) tally.tempFilesLeft++;
@@ -93,7 +93,7 @@ it('loses no commit that resolved and applies none in part, across SIGKILLs at r
     const child = startChild(script, ['writer', path, String(WINDOW)]);
     const loaded = await child.next('loaded', 15_000);
     check(loaded, round);
-    if (round > 1 && (await readFile(`${path}.lock`, 'utf8')) === `${child.pid}\n`) tally.locksTakenOver++;
+    if (round > 1 && (await lockPid(path)) === child.pid) tally.locksTakenOver++;
     lastPid = child.pid;
 
     if (Math.random() < 0.5) {
@@ -122,7 +122,7 @@ it('loses no commit that resolved and applies none in part, across SIGKILLs at r
   // One last process: it finds everything, then lets the file go.
   const final = startChild(script, ['hold', path]);
   check(await final.next('loaded', 15_000), tally.kills + 1);
-  if ((await readFile(`${path}.lock`, 'utf8')) === `${final.pid}\n`) tally.locksTakenOver++;
+  if ((await lockPid(path)) === final.pid) tally.locksTakenOver++;
   final.kill();
   await final.exited;
 

@@ -10,6 +10,8 @@
  *   the create is sent again under its key, and the server has it once.
  * - Two tabs: the other tab sends its own write; the leader writes offline and is closed; the
  *   other leads within a second and, back online, sends the closed tab's write, once.
+ * - Two tabs holding one row: the one that edits it offline is closed; the other's record showed
+ *   the edit, and the other, back online, sends it: done (not failed), its record clean.
  * - IndexedDB refused: open() rejects with 'unavailable'; with `fallback: 'memory'` writes are
  *   sent, not durable.
  * The app does not wire tabs itself: the two-tab case needs the package's Outbox to coordinate
@@ -32,6 +34,8 @@ interface App {
   /** `wait` false: 'sent' once stored (a write not attempted while paused settles only on its own answer). */
   rename(id: number, title: string, wait?: boolean): Promise<string>;
   remove(id: number, wait?: boolean): Promise<string>;
+  /** The title of the store's note `id` and whether it is dirty. */
+  note(id: number): { title: string; dirty: boolean } | undefined;
   snapshot(): { pending: number; sending: number; failed: number; paused: string | false; leader: boolean; durable: boolean };
   flush(): Promise<void>;
 }
@@ -75,6 +79,7 @@ window.app = {
   },
   rename: (id, title, wait = true) => { const note = find(id); note.set('title', title); const saved = settle(note.save()); return wait ? saved : Promise.resolve('sent'); },
   remove: (id, wait = true) => { const removed = settle(find(id).destroy()); return wait ? removed : Promise.resolve('sent'); },
+  note: (id) => { const note = find(id); return note && { title: note.get('title'), dirty: note.dirty }; },
   snapshot: () => ({ ...outbox.getSnapshot() }),
   flush: () => outbox.flush(),
 };
@@ -182,6 +187,23 @@ if (!hasChromium) {
       await second.evaluate(() => window.app!.flush());
       expect(writes()).toEqual(['POST /notes', 'POST /notes']);
       expect(titles()).toEqual(['1:one', '2:two', '3:from the second tab', '4:from the first tab']);
+    });
+
+    it("two tabs holding one row: the other tab's record follows an offline edit, and, the editing tab closed, sends it: done, not failed", async () => {
+      const first = await appTab();
+      const second = await appTab();
+      for (const page of [first, second]) expect(await page.evaluate(() => window.app!.load())).toEqual({ 1: 'one', 2: 'two' });
+      await session.context.setOffline(true);
+      expect(await second.evaluate(() => window.app!.rename(1, 'renamed in the second tab'))).toBe('queued');
+      await within(5_000, async () => (await first.evaluate(() => window.app!.note(1)?.title)) === 'renamed in the second tab');
+      await second.close();
+      await session.context.setOffline(false);
+      // The leader sees the closed tab gone (its lock freed) and sends its update.
+      await within(15_000, async () => titles().includes('1:renamed in the second tab') && (await quiet(first)));
+      await first.evaluate(() => window.app!.flush());
+      expect(await first.evaluate(() => window.app!.snapshot())).toMatchObject({ pending: 0, sending: 0, failed: 0 });
+      expect(await first.evaluate(() => window.app!.note(1))).toEqual({ title: 'renamed in the second tab', dirty: false });
+      expect(writes()).toEqual(['PUT /notes/1']);
     });
 
     it("IndexedDB refused (indexedDB.open throws): open() rejects with 'unavailable'; with fallback 'memory' writes still go, not durable", async () => {

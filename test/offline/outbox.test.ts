@@ -292,5 +292,17 @@ describe('the rest of the surface', () => {
     const again = new Outbox({ name: 'test', storage: new MemoryStorage(), models: [Item] });
     await again.close();
   });
-});
 
+  it('subscribe and getSnapshot work as plain function values', async () => {
+    const { Item, outbox } = await attached(server);
+    const { subscribe, getSnapshot } = outbox;
+    const seen: number[] = [];
+    const unsubscribe = subscribe(() => seen.push(getSnapshot().pending));
+    server.inject({ type: 'reset-before', match: { method: 'POST' }, times: 100 });
+    void new Item({ uid: 'b', name: 'bob', rev: 0 }).save().catch(() => undefined);
+    expect(getSnapshot().pending).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen).toContain(1);
+    unsubscribe();
+  });
+});

@@ -7,7 +7,7 @@
  * through an Outbox to a test server, killed after the server read a POST).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
@@ -33,6 +33,9 @@ export interface Child {
   /** Resolves once the child has exited and its output has been read to the end. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
+
+/** The pid a lock file names (its first word: `<pid> <when that process started>`). */
+export const lockPid = async (path: string): Promise<number> => Number((await readFile(`${path}.lock`, 'utf8')).split(/[ \n]/)[0]);
 
 let work: Promise<string> | undefined;
 const built = new Map<string, Promise<string>>();
