@@ -1,0 +1,45 @@
+/** Range arguments and the pages a range of rows spans. */
+import { describeValue } from '../util/options.js';
+import type { LocalOffsets } from './offsets.js';
+import type { Zone } from './queue.js';
+
+/** A RangeError naming the method and the value, for a bad index or a reversed range. */
+export function checkRange(method: string, start: unknown, end: unknown = start): void {
+  for (const [name, value] of [['start', start], ['end', end]] as const) {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      throw new RangeError(`BufferedStore.${method}: ${method === 'getAt' ? 'the index' : name} must be a non-negative integer, got ${describeValue(value)}`);
+    }
+  }
+  if (typeof start === 'number' && typeof end === 'number' && end < start) throw new RangeError(`BufferedStore.${method}: end (${end}) is before start (${start})`);
+}
+
+/** The geometry of a store's rows: page size, local offsets and the rows laid out (Infinity while unknown). */
+export interface Rows {
+  readonly pageSize: number;
+  readonly offsets: LocalOffsets<unknown>;
+  readonly count: number;
+}
+
+/** The pages (1-based) of the server rows shown at `from` to `to` (clipped to the rows laid out), ascending. */
+export function pagesOf(rows: Rows, from: number, to: number): number[] {
+  const first = Math.max(from, rows.offsets.added.length);
+  const last = Math.min(to, rows.count - 1);
+  if (last < first) return [];
+  const a = Math.floor(rows.offsets.serverIndex(first) / rows.pageSize) + 1;
+  const b = Math.floor(rows.offsets.serverIndex(last) / rows.pageSize) + 1;
+  const pages: number[] = [];
+  for (let page = a; page <= b; page++) pages.push(page);
+  return pages;
+}
+
+/**
+ * What a visible range needs: its pages, then the leading zone (`leading` rows in the direction
+ * of travel) and the trailing zone, each nearest first.
+ */
+export function zoneOf(rows: Rows, start: number, end: number, forward: boolean, leading: number, trailing: number): Zone {
+  const visible = pagesOf(rows, start, end);
+  const shown = new Set(visible);
+  const ahead = pagesOf(rows, end + 1, end + (forward ? leading : trailing)).filter((page) => !shown.has(page));
+  const behind = pagesOf(rows, Math.max(0, start - (forward ? trailing : leading)), start - 1).filter((page) => !shown.has(page)).reverse();
+  return forward ? { visible, leading: ahead, trailing: behind } : { visible: visible.reverse(), leading: behind, trailing: ahead };
+}
