@@ -9,7 +9,6 @@ import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { isModelClass, type DataOf, type Model, type ModelClass, type ModelInit } from '../model/Model.js';
 import type { Batch } from '../operation/Batch.js';
-import { Operation } from '../operation/Operation.js';
 import type { Direction, Filter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import type { FieldName, FilterOf, SorterOf, SyncOptions } from '../store/options.js';
@@ -17,29 +16,19 @@ import { keyOf } from '../store/list.js';
 import { Syncs } from '../store/sync.js';
 import { Observable } from '../util/events.js';
 import { View, type Subscriber } from '../util/notify.js';
-import { bufferedOptions, isPlaceholder, placeholder, type BufferedOptions, type BufferedSnapshot, type BufferedStoreConfig, type Placeholder } from './options.js';
+import { bufferedOptions, filtersWith, isPlaceholder, sameSnapshot, sortersFor, type BufferedOptions, type BufferedSnapshot, type BufferedStoreConfig, type Placeholder } from './options.js';
 import { LocalOffsets } from './offsets.js';
 import { PageMap, type Page } from './pageMap.js';
 import { ReadQueue } from './queue.js';
-import { checkRange, zoneOf } from './ranges.js';
+import { checkRange, rowsOf, zoneOf } from './ranges.js';
 import { BufferedRecords, unsaved } from './records.js';
+import { BufferedEdits } from './edits.js';
 import { BufferedReads, type BufferedStoreEvents } from './reads.js';
 
 export type { BufferedStoreEvents };
 
 function ignore(): void {
   // reported through the exception event and the snapshot's error
-}
-
-/** Two snapshots that show the same: rows by identity (placeholders by index), the rest by value. */
-function sameSnapshot<M extends Model>(a: BufferedSnapshot<M>, b: BufferedSnapshot<M>): boolean {
-  if (a.start !== b.start || a.end !== b.end || a.count !== b.count || a.total !== b.total || a.loading !== b.loading || a.error !== b.error || a.rows.length !== b.rows.length) return false;
-  for (let at = 0; at < a.rows.length; at++) {
-    const x = a.rows[at];
-    const y = b.rows[at];
-    if (x !== y && !(isPlaceholder(x) && isPlaceholder(y) && x.index === y.index)) return false;
-  }
-  return true;
 }
 
 /**
@@ -68,6 +57,7 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
   readonly #records: BufferedRecords<M>;
   readonly #reads: BufferedReads<M>;
   readonly #syncs: Syncs<M>;
+  readonly #edits: BufferedEdits<M>;
   /** The visible range, and whether it last moved forward. */
   #range: { start: number; end: number } | undefined = undefined;
   #forward = true;
@@ -81,17 +71,9 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
   constructor(config: BufferedStoreConfig<M> = {}) {
     super();
     const options: BufferedOptions<M> = bufferedOptions<M>(config);
-    this.model = options.model;
-    this.proxy = options.proxy;
-    this.pageSize = options.pageSize;
-    this.leadingBufferZone = options.leadingBufferZone;
-    this.trailingBufferZone = options.trailingBufferZone;
-    this.cacheSize = options.cacheSize;
-    this.maxConcurrentRequests = options.maxConcurrentRequests;
-    this.params = options.params;
-    this.autoSync = options.autoSync;
-    this.#sorters = options.sorters;
-    this.#filters = options.filters;
+    ({ model: this.model, proxy: this.proxy, pageSize: this.pageSize, params: this.params, autoSync: this.autoSync } = options);
+    ({ leadingBufferZone: this.leadingBufferZone, trailingBufferZone: this.trailingBufferZone, cacheSize: this.cacheSize, maxConcurrentRequests: this.maxConcurrentRequests } = options);
+    ({ sorters: this.#sorters, filters: this.#filters } = options);
     if (this.proxy && this.proxy.model === undefined && isModelClass(this.model)) this.proxy.model = this.model;
     this.#records = new BufferedRecords<M>({
       model: () => this.model,
@@ -105,30 +87,27 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
         this.fire('update', { store: this, record, operation, modifiedFieldNames: [...names] });
         this.#recordChanged(record);
       },
-      erased: (record) => this.#erased(record),
+      erased: (record) => this.#edits.erased(record),
       changed: (record) => this.#recordChanged(record),
     });
     this.#reads = new BufferedReads<M>({
-      store: this,
-      pageSize: this.pageSize,
-      maxConcurrentRequests: this.maxConcurrentRequests,
-      cacheSize: this.cacheSize,
-      pages: this.#pages,
-      queue: this.#queue,
-      offsets: this.#offsets,
-      records: this.#records,
-      operation: (page, signal) => this.#operation(page, signal),
+      store: this, options, pages: this.#pages,
+      queue: this.#queue, offsets: this.#offsets, records: this.#records,
+      query: () => ({ sorters: [...this.#sorters], filters: [...this.#filters], params: { ...this.params } }),
       proxy: () => this.getProxy(),
       pinned: (page, held) => this.#queue.visible(page) || held.rows.some(unsaved),
       zone: () => this.#zone(),
-      failed: (error, operation) => {
+      error: (error, operation) => {
         this.#error = error;
-        this.fire('exception', { store: this, error, operation });
-      },
-      answered: () => {
-        this.#error = undefined;
+        if (error !== undefined) this.fire('exception', { store: this, error, operation });
       },
       changed: () => this.#view.changed(),
+      fire: (name, payload) => this.fire(name, payload),
+    });
+    this.#edits = new BufferedEdits<M>({
+      store: this, offsets: this.#offsets, records: this.#records, reads: this.#reads,
+      shifted: () => this.#shifted(),
+      edited: () => this.#queueAutoSync(),
       fire: (name, payload) => this.fire(name, payload),
     });
     this.#syncs = new Syncs<M>({
@@ -171,13 +150,6 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
     return this.#filters;
   }
 
-  #operation(page: number, signal: AbortSignal): Operation {
-    return new Operation({
-      action: 'read', page, start: (page - 1) * this.pageSize, limit: this.pageSize, params: { ...this.params },
-      sorters: [...this.#sorters], filters: [...this.#filters], signal,
-    });
-  }
-
   // ---- rows ----------------------------------------------------------------------------------
 
   /** The rows a grid lays out: the total when known; in grow mode, one page past the furthest full page read. */
@@ -204,28 +176,7 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
 
   /** The rows from `start` to `end`; `ask`: the pages missing are read (and every page shown counts as used). */
   #rows(start: number, end: number, ask: boolean): (M | Placeholder)[] {
-    const to = this.#clip(end);
-    const rows: (M | Placeholder)[] = [];
-    const { added } = this.#offsets;
-    const size = this.pageSize;
-    const plain = this.#offsets.removedCount === 0;
-    let number = 0;
-    let page: Page<M> | undefined;
-    for (let index = start; index <= to; index++) {
-      if (index < added.length) {
-        rows.push(added[index] ?? placeholder(index));
-        continue;
-      }
-      const server = plain ? index - added.length : this.#offsets.serverIndex(index);
-      const wanted = Math.floor(server / size) + 1;
-      if (wanted !== number) {
-        number = wanted;
-        page = this.#pages.get(number);
-        if (ask) this.#ask(number, page);
-      }
-      rows.push(page?.rows[server - (number - 1) * size] ?? placeholder(index));
-    }
-    return rows;
+    return rowsOf(this.#pages, this.#offsets, this.pageSize, start, this.#clip(end), ask ? (number, page) => this.#ask(number, page) : undefined);
   }
 
   #ask(number: number, page: Page<M> | undefined): void {
@@ -312,12 +263,7 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
   sort(property: FieldName<M>, direction?: Direction): Promise<M[]>;
   sort(sorters: SorterOf<M>[]): Promise<M[]>;
   sort(propertyOrSorters: FieldName<M> | SorterOf<M>[], direction?: Direction): Promise<M[]> {
-    let sorters = propertyOrSorters;
-    if (typeof sorters === 'string') {
-      const first = this.#sorters[0];
-      sorters = [{ property: sorters, direction: direction ?? (first?.property === sorters && first.direction !== 'DESC' ? 'DESC' : 'ASC') }];
-    }
-    this.#sorters = [...sorters];
+    this.#sorters = sortersFor(this.#sorters, propertyOrSorters, direction);
     return this.#generation(false, 'sort');
   }
 
@@ -325,9 +271,7 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
   filter(property: FieldName<M>, value: unknown, operator?: Filter['operator']): Promise<M[]>;
   filter(filters: FilterOf<M>[]): Promise<M[]>;
   filter(propertyOrFilters: FieldName<M> | FilterOf<M>[], value?: unknown, operator?: Filter['operator']): Promise<M[]> {
-    const added: FilterOf<M>[] = typeof propertyOrFilters === 'string' ? [{ property: propertyOrFilters, value, ...(operator !== undefined ? { operator } : {}) }] : propertyOrFilters;
-    const replaced = new Set(added.map((filter) => filter.property));
-    this.#filters = [...this.#filters.filter((filter) => !replaced.has(filter.property)), ...added];
+    this.#filters = filtersWith(this.#filters, propertyOrFilters, value, operator);
     return this.#generation(false, 'filter');
   }
 
@@ -365,37 +309,13 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
   /** Add records (records or plain data) on top: index 0, before earlier adds; no request. Returns the records added. */
   add(records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
     this.#live('add');
-    const added = this.#records.toRecords(records).filter((record) => !this.#offsets.added.includes(record));
-    if (added.length === 0) return added;
-    for (const record of added) {
-      this.#records.removed.delete(record);
-      this.#records.hold(record);
-    }
-    this.#offsets.added = [...added, ...this.#offsets.added];
-    this.#shifted();
-    this.fire('add', { store: this, records: added, index: 0 });
-    this.#queueAutoSync();
-    return added;
+    return this.#edits.add(records);
   }
 
   /** Take rows out at once (later rows shift up; no request): `sync()` destroys the saved ones. */
   remove(records: M | readonly M[]): M[] {
     this.#live('remove');
-    const taken: M[] = [];
-    for (const record of Array.isArray(records) ? records : [records]) {
-      const top = this.#offsets.added.indexOf(record);
-      if (top !== -1) this.#offsets.added.splice(top, 1);
-      const server = top === -1 ? this.#reads.serverIndexOf(record) : undefined;
-      if (top === -1 && (server === undefined || this.#offsets.removed(server))) continue;
-      if (server !== undefined) this.#offsets.remove(server);
-      this.#records.remove(record, server);
-      taken.push(record);
-    }
-    if (taken.length === 0) return taken;
-    this.#shifted();
-    this.fire('remove', { store: this, records: taken });
-    this.#queueAutoSync();
-    return taken;
+    return this.#edits.remove(records);
   }
 
   /** Remove the row at `index` when it is loaded. */
@@ -411,21 +331,13 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
     this.#reads.schedule();
   }
 
-  #erased(record: M): void {
-    const top = this.#offsets.added.indexOf(record);
-    if (top !== -1) this.#offsets.added.splice(top, 1);
-    const server = top === -1 ? this.#reads.serverIndexOf(record) : undefined;
-    if (server !== undefined) this.#offsets.remove(server);
-    if (top !== -1 || server !== undefined) this.#shifted();
-  }
-
   #recordChanged(record: M): void {
     if (this.#shown.includes(record)) this.#view.changed(true);
   }
 
   /** New records: a sync creates them. */
   getNewRecords(): M[] {
-    return this.#offsets.added.filter((record) => record.phantom && !record.erased);
+    return this.#edits.news();
   }
 
   /** Saved records with unsaved edits: a sync updates them. */
@@ -440,24 +352,13 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
 
   /** Take every edit as saved and forget pending removals (no request). New records stay new. */
   commitChanges(): void {
-    for (const record of this.getUpdatedRecords()) record.commit();
-    const removed = [...this.#records.removed.keys()];
-    this.#records.removed.clear();
-    for (const record of removed) this.#records.release(record);
+    this.#edits.commit();
     this.#view.changed();
   }
 
   /** Undo every unsynced change: new records go, edits are undone, removed rows come back. */
   rejectChanges(): void {
-    const news = this.getNewRecords().filter((record) => !record.saving);
-    this.#offsets.added = this.#offsets.added.filter((record) => !news.includes(record));
-    for (const record of news) this.#records.release(record);
-    for (const record of this.getUpdatedRecords()) record.reject();
-    for (const [record, server] of this.#records.restore()) {
-      if (server !== undefined) this.#offsets.restore(server);
-      else if (!record.phantom && this.#reads.serverIndexOf(record) === undefined) this.#offsets.added.unshift(record);
-    }
-    this.#shifted();
+    this.#edits.reject();
   }
 
   /** Send every unsynced change in one Batch (section 6): creates, updates, destroys. */

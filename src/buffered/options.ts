@@ -5,7 +5,8 @@ import { isModelClass, Model, type ModelClass } from '../model/Model.js';
 import { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import type { RestProxyConfig } from '../proxy/RestProxy.js';
-import type { FilterOf, SorterOf } from '../store/options.js';
+import type { Direction, Filter } from '../operation/types.js';
+import type { FieldName, FilterOf, SorterOf } from '../store/options.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 
 /** The options of a BufferedStore; each is afterwards a read-only property of the same name. */
@@ -155,4 +156,29 @@ export function bufferedOptions<M extends Model>(config: unknown): BufferedOptio
     params: { ...params },
     autoSync,
   };
+}
+
+/** Two snapshots that show the same: rows by identity (placeholders by index), the rest by value. */
+export function sameSnapshot<M extends Model>(a: BufferedSnapshot<M>, b: BufferedSnapshot<M>): boolean {
+  if (a.start !== b.start || a.end !== b.end || a.count !== b.count || a.total !== b.total || a.loading !== b.loading || a.error !== b.error || a.rows.length !== b.rows.length) return false;
+  for (let at = 0; at < a.rows.length; at++) {
+    const x = a.rows[at];
+    const y = b.rows[at];
+    if (x !== y && !(isPlaceholder(x) && isPlaceholder(y) && x.index === y.index)) return false;
+  }
+  return true;
+}
+
+/** The sorters of `sort(property, direction?)` (the same property again without a direction flips it) or `sort(sorters)`. */
+export function sortersFor<M extends Model>(current: readonly SorterOf<M>[], sorters: FieldName<M> | SorterOf<M>[], direction: Direction | undefined): SorterOf<M>[] {
+  if (typeof sorters !== 'string') return [...sorters];
+  const first = current[0];
+  return [{ property: sorters, direction: direction ?? (first?.property === sorters && first.direction !== 'DESC' ? 'DESC' : 'ASC') }];
+}
+
+/** The filters after `filter(...)`: a filter on a property replaces the one on the same property. */
+export function filtersWith<M extends Model>(current: readonly FilterOf<M>[], filters: FieldName<M> | FilterOf<M>[], value: unknown, operator: Filter['operator']): FilterOf<M>[] {
+  const added: FilterOf<M>[] = typeof filters === 'string' ? [{ property: filters, value, ...(operator !== undefined ? { operator } : {}) }] : filters;
+  const replaced = new Set(added.map((filter) => filter.property));
+  return [...current.filter((filter) => !replaced.has(filter.property)), ...added];
 }

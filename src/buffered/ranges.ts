@@ -1,6 +1,8 @@
 /** Range arguments and the pages a range of rows spans. */
 import { describeValue } from '../util/options.js';
 import type { LocalOffsets } from './offsets.js';
+import { placeholder, type Placeholder } from './options.js';
+import type { Page, PageMap } from './pageMap.js';
 import type { Zone } from './queue.js';
 
 /** A RangeError naming the method and the value, for a bad index or a reversed range. */
@@ -42,4 +44,32 @@ export function zoneOf(rows: Rows, start: number, end: number, forward: boolean,
   const ahead = pagesOf(rows, end + 1, end + (forward ? leading : trailing)).filter((page) => !shown.has(page));
   const behind = pagesOf(rows, Math.max(0, start - (forward ? trailing : leading)), start - 1).filter((page) => !shown.has(page)).reverse();
   return forward ? { visible, leading: ahead, trailing: behind } : { visible: visible.reverse(), leading: behind, trailing: ahead };
+}
+
+/**
+ * The rows shown at `start` to `to`: the records on top, then the server rows of the cached
+ * pages (by local offsets), a placeholder where a row is not loaded. `seen` hears of each page
+ * the range spans, once.
+ */
+export function rowsOf<M>(pages: PageMap<M>, offsets: LocalOffsets<M>, size: number, start: number, to: number, seen?: (number: number, page: Page<M> | undefined) => void): (M | Placeholder)[] {
+  const rows: (M | Placeholder)[] = [];
+  const { added } = offsets;
+  const plain = offsets.removedCount === 0;
+  let number = 0;
+  let page: Page<M> | undefined;
+  for (let index = start; index <= to; index++) {
+    if (index < added.length) {
+      rows.push(added[index] ?? placeholder(index));
+      continue;
+    }
+    const server = plain ? index - added.length : offsets.serverIndex(index);
+    const wanted = Math.floor(server / size) + 1;
+    if (wanted !== number) {
+      number = wanted;
+      page = pages.get(number);
+      seen?.(number, page);
+    }
+    rows.push(page?.rows[server - (number - 1) * size] ?? placeholder(index));
+  }
+  return rows;
 }

@@ -7,7 +7,8 @@ import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { now } from '../model/internal.js';
 import type { Model } from '../model/Model.js';
-import type { Operation } from '../operation/Operation.js';
+import { Operation } from '../operation/Operation.js';
+import type { Filter, Sorter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import type { LocalOffsets } from './offsets.js';
 import type { Page, PageMap } from './pageMap.js';
@@ -34,21 +35,20 @@ export interface BufferedStoreEvents<M extends Model> {
 
 export interface ReadsHost<M extends Model> {
   readonly store: object;
-  readonly pageSize: number;
-  readonly maxConcurrentRequests: number;
-  readonly cacheSize: number;
+  readonly options: { readonly pageSize: number; readonly maxConcurrentRequests: number; readonly cacheSize: number };
   readonly pages: PageMap<M>;
   readonly queue: ReadQueue;
   readonly offsets: LocalOffsets<M>;
   readonly records: BufferedRecords<M>;
-  operation(page: number, signal: AbortSignal): Operation;
+  /** What every page read sends besides its paging. */
+  query(): { sorters: Sorter[]; filters: Filter[]; params: Record<string, unknown> };
   proxy(): Proxy;
   /** A page a purge must keep (visible, or holding unsaved changes). */
   pinned(number: number, page: Page<M>): boolean;
   /** The pages the visible range needs now. */
   zone(): Zone;
-  failed(error: ProxyError, operation: Operation): void;
-  answered(): void;
+  /** A read failed (`error`), or one succeeded (undefined: the last error is over). */
+  error(error: ProxyError | undefined, operation: Operation): void;
   changed(): void;
   fire(name: 'pageload', payload: BufferedStoreEvents<M>['pageload']): void;
 }
@@ -78,20 +78,20 @@ export class BufferedReads<M extends Model> {
   /** The server rows laid out: the total, or in grow mode one page past the furthest full page; undefined before a first answer. */
   serverCount(): number | undefined {
     if (!this.counted) return undefined;
-    return this.total ?? (this.#grown ?? 0) + this.host.pageSize;
+    return this.total ?? (this.#grown ?? 0) + this.host.options.pageSize;
   }
 
   /** The last page there is to read (Infinity while unknown). */
   #lastPage(): number {
     const count = this.serverCount();
-    return count === undefined ? Infinity : Math.ceil(count / this.host.pageSize);
+    return count === undefined ? Infinity : Math.ceil(count / this.host.options.pageSize);
   }
 
   /** The server index of a cached record; undefined when none of the cached pages holds it. */
   serverIndexOf(record: M): number | undefined {
     for (const [number, page] of this.host.pages.entries()) {
       const at = page.rows.indexOf(record);
-      if (at !== -1) return (number - 1) * this.host.pageSize + at;
+      if (at !== -1) return (number - 1) * this.host.options.pageSize + at;
     }
     return undefined;
   }
@@ -134,7 +134,7 @@ export class BufferedReads<M extends Model> {
   pump(): void {
     if (this.#stopped) return;
     const { queue, pages } = this.host;
-    for (const page of queue.next(this.host.maxConcurrentRequests, (number) => pages.has(number), this.#lastPage())) this.#read(page);
+    for (const page of queue.next(this.host.options.maxConcurrentRequests, (number) => pages.has(number), this.#lastPage())) this.#read(page);
   }
 
   #read(page: number): void {
@@ -144,7 +144,8 @@ export class BufferedReads<M extends Model> {
     queue.asked.delete(page);
     const generation = pages.generation;
     const sentAt = now();
-    const operation = this.host.operation(page, controller.signal);
+    const size = this.host.options.pageSize;
+    const operation = new Operation({ action: 'read', page, start: (page - 1) * size, limit: size, ...this.host.query(), signal: controller.signal });
     if (queue.visible(page)) this.host.changed();
     this.host.proxy().read(operation).then(
       () => this.#answered(page, operation, generation, sentAt),
@@ -171,15 +172,15 @@ export class BufferedReads<M extends Model> {
     }
     const old = host.pages.get(page);
     host.pages.set(page, rows);
-    const start = (page - 1) * host.pageSize;
+    const start = (page - 1) * host.options.pageSize;
     if (old !== undefined) for (const record of old.rows) if (!rows.includes(record)) host.records.release(record);
     // A removed row still to be destroyed stays out, wherever the server now puts it.
     rows.forEach((record, at) => {
       if (host.records.removed.has(record)) host.offsets.remove(start + at);
     });
     this.#count(operation, start, rows.length);
-    host.answered();
-    for (const purged of host.pages.purge(host.cacheSize, (number, held) => host.pinned(number, held) || this.waitedFor(number))) {
+    host.error(undefined, operation);
+    for (const purged of host.pages.purge(host.options.cacheSize, (number, held) => host.pinned(number, held) || this.waitedFor(number))) {
       for (const record of purged.rows) host.records.release(record);
     }
     host.queue.setZone(host.zone());
@@ -205,7 +206,7 @@ export class BufferedReads<M extends Model> {
     const given = total !== undefined && ((header !== undefined && operation.response?.headers.has(header) === true) || total !== rows);
     if (this.total !== undefined && !(given && this.#grown === undefined)) return;
     if (given) this.total = total;
-    else if (rows < (operation.limit ?? this.host.pageSize)) this.total = start + rows;
+    else if (rows < (operation.limit ?? this.host.options.pageSize)) this.total = start + rows;
     else this.#grown = Math.max(this.#grown ?? 0, start + rows);
     if (this.total !== undefined) this.#grown = undefined;
     // Pages past the end are not read, and no loadRange waits for them.
@@ -229,7 +230,7 @@ export class BufferedReads<M extends Model> {
     queue.failed.add(page);
     queue.asked.delete(page);
     const failure = error instanceof ProxyError ? error : new ProxyError('parse', error instanceof Error ? error.message : String(error), { operation, cause: error });
-    this.host.failed(failure, operation);
+    this.host.error(failure, operation);
     for (const waiter of [...this.#waiters]) {
       if (!waiter.pages.has(page)) continue;
       this.#waiters.delete(waiter);
@@ -258,7 +259,7 @@ export class BufferedReads<M extends Model> {
     offsets.reset();
     for (const [number, page] of pages.entries()) {
       page.rows.forEach((record, at) => {
-        if (records.removed.has(record)) offsets.remove((number - 1) * this.host.pageSize + at);
+        if (records.removed.has(record)) offsets.remove((number - 1) * this.host.options.pageSize + at);
       });
     }
     this.#first = true;

@@ -39,7 +39,8 @@ export function computedRows(server: TestServer, n: number, options: RowsOptions
     let total = n;
     if (filter !== null) {
       const parsed: unknown = JSON.parse(filter);
-      const value = Array.isArray(parsed) ? Number((parsed[0] as { value?: unknown } | undefined)?.value) : NaN;
+      const first: unknown = Array.isArray(parsed) ? parsed[0] : undefined;
+      const value = typeof first === 'object' && first !== null ? Number(Reflect.get(first, 'value')) : NaN;
       const all = Array.from({ length: n }, (_, index) => rowAt(index, n, descending)).filter((row) => row.amount === value);
       total = all.length;
       rows = all.slice(start, start + limit);
@@ -47,7 +48,8 @@ export function computedRows(server: TestServer, n: number, options: RowsOptions
       rows = [];
       for (let index = start; index < Math.min(n, start + limit); index++) rows.push(rowAt(index, n, descending));
     }
-    return { status: 200, headers: options.total === false ? {} : { 'X-Total-Count': String(total) }, body: rows };
+    const headers: Record<string, string> = options.total === false ? {} : { 'X-Total-Count': String(total) };
+    return { status: 200, headers, body: rows };
   });
 }
 
@@ -61,6 +63,8 @@ export interface Gate {
   readonly held: number;
   /** Let the oldest held read (or all) go to the server; resolves once their answers are in the library's hands. */
   release(count?: number): Promise<void>;
+  /** Let the reads go one at a time, each once the library started it, until none starts (bounded). */
+  drain(): Promise<void>;
   /** Let every read go as soon as it starts from now on. */
   open(): void;
 }
@@ -100,6 +104,13 @@ export function gate(): Gate {
       await Promise.all(going.map((entry) => entry.done));
       // The answers' bodies read and taken in (a few turns of the event loop).
       for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+    },
+    async drain() {
+      for (let round = 0; round < 100; round++) {
+        for (let turn = 0; turn < 20 && queue.length === 0; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+        if (queue.length === 0) return;
+        await this.release(1);
+      }
     },
     open() {
       opened = true;
