@@ -69,8 +69,8 @@ export interface Gate {
   open(): void;
 }
 
-/** A fetch that holds each GET until released (writes go at once). */
-export function gate(): Gate {
+/** A fetch that holds each GET until released (writes go at once); `ignoreAbort`: a held read is answered though aborted (a late answer). */
+export function gate(ignoreAbort = false): Gate {
   const started: string[] = [];
   const queue: { go: () => void; done: Promise<unknown> }[] = [];
   let opened = false;
@@ -83,9 +83,9 @@ export function gate(): Gate {
     let go = (): void => undefined;
     const allowed = new Promise<void>((resolve, reject) => {
       go = resolve;
-      init?.signal?.addEventListener('abort', () => reject(init.signal?.reason ?? new DOMException('aborted', 'AbortError')), { once: true });
+      if (!ignoreAbort) init?.signal?.addEventListener('abort', () => reject(init.signal?.reason ?? new DOMException('aborted', 'AbortError')), { once: true });
     });
-    const done = allowed.then(() => fetch(input, init));
+    const done = allowed.then(() => fetch(input, ignoreAbort ? { ...init, signal: null } : init));
     queue.push({ go, done: done.catch(() => undefined) });
     return done;
   };
