@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BufferedStore, isPlaceholder, type BufferedStoreConfig } from '../../src/buffered.js';
 import { ProxyError } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { computedRows, gate, Order, settle, type Gate } from './helpers.js';
+import { computedRows, gate, Order, ordersStore, settle, type Gate } from './helpers.js';
 
 let server: TestServer;
 let stores: BufferedStore<Order>[] = [];
@@ -21,15 +21,7 @@ afterEach(async () => {
 });
 
 function make(g: Gate | undefined, config: BufferedStoreConfig<Order> = {}): BufferedStore<Order> {
-  const store = new BufferedStore<Order>({
-    model: Order,
-    proxy: { url: `${server.url}/orders`, noCache: false, reader: { totalHeader: 'X-Total-Count' }, ...(g ? { fetch: g.fetch } : {}) },
-    leadingBufferZone: 0,
-    trailingBufferZone: 0,
-    ...config,
-  });
-  stores.push(store);
-  return store;
+  return ordersStore(server.url, g, { leadingBufferZone: 0, trailingBufferZone: 0, ...config }, stores);
 }
 
 function ids(rows: readonly unknown[]): (number | null)[] {

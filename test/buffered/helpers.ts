@@ -3,6 +3,7 @@
  * number of them, so a million costs nothing), and a fetch gate that holds each page read "in
  * flight" until the test lets it go to the real server (request orders without timing).
  */
+import { BufferedStore, type BufferedStoreConfig } from '../../src/buffered.js';
 import { Model } from '../../src/index.js';
 import type { TestServer } from '../server/index.js';
 
@@ -122,4 +123,15 @@ export function gate(ignoreAbort = false): Gate {
 /** Every microtask and pending timer callback of now has run. */
 export function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** A BufferedStore of orders on `url` (total in X-Total-Count), reading through the gate when given; `made` collects it for destroy. */
+export function ordersStore(url: string, g: Gate | undefined, config: BufferedStoreConfig<Order>, made: BufferedStore<Order>[]): BufferedStore<Order> {
+  const store = new BufferedStore<Order>({
+    model: Order,
+    proxy: { url: `${url}/orders`, noCache: false, reader: { totalHeader: 'X-Total-Count' }, ...(g ? { fetch: g.fetch } : {}) },
+    ...config,
+  });
+  made.push(store);
+  return store;
 }

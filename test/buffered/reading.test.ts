@@ -9,7 +9,7 @@ import { ProxyError } from '../../src/index.js';
 import '../../src/presets.js';
 import { collected } from '../helpers/gc.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { computedRows, gate, Order, settle, type Gate } from './helpers.js';
+import { computedRows, gate, Order, ordersStore, settle, type Gate } from './helpers.js';
 
 let server: TestServer;
 let stores: BufferedStore<Order>[] = [];
@@ -23,13 +23,7 @@ afterEach(async () => {
 });
 
 function make(g: Gate | undefined, config: BufferedStoreConfig<Order> = {}): BufferedStore<Order> {
-  const store = new BufferedStore<Order>({
-    model: Order,
-    proxy: { url: `${server.url}/orders`, noCache: false, reader: { totalHeader: 'X-Total-Count' }, ...(g ? { fetch: g.fetch } : {}) },
-    ...config,
-  });
-  stores.push(store);
-  return store;
+  return ordersStore(server.url, g, config, stores);
 }
 
 function ids(rows: readonly unknown[]): (number | null)[] {
