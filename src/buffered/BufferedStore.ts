@@ -176,8 +176,10 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
 
   /** The rows from `start` to `end`; `ask`: the pages missing are read (and every page shown counts as used). */
   #rows(start: number, end: number, ask: boolean): (M | Placeholder)[] {
-    return rowsOf(this.#pages, this.#offsets, this.pageSize, start, this.#clip(end), ask ? (number, page) => this.#ask(number, page) : undefined);
+    return rowsOf(this.#pages, this.#offsets, this.pageSize, start, this.#clip(end), ask ? this.#seen : undefined);
   }
+
+  readonly #seen = (number: number, page: Page<M> | undefined): void => this.#ask(number, page);
 
   #ask(number: number, page: Page<M> | undefined): void {
     if (page !== undefined) this.#pages.use(number);

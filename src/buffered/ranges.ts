@@ -7,12 +7,13 @@ import type { Zone } from './queue.js';
 
 /** A RangeError naming the method and the value, for a bad index or a reversed range. */
 export function checkRange(method: string, start: unknown, end: unknown = start): void {
-  for (const [name, value] of [['start', start], ['end', end]] as const) {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-      throw new RangeError(`BufferedStore.${method}: ${method === 'getAt' ? 'the index' : name} must be a non-negative integer, got ${describeValue(value)}`);
-    }
-  }
+  checkIndex(method, method === 'getAt' ? 'the index' : 'start', start);
+  checkIndex(method, 'end', end);
   if (typeof start === 'number' && typeof end === 'number' && end < start) throw new RangeError(`BufferedStore.${method}: end (${end}) is before start (${start})`);
+}
+
+function checkIndex(method: string, name: string, value: unknown): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new RangeError(`BufferedStore.${method}: ${name} must be a non-negative integer, got ${describeValue(value)}`);
 }
 
 /** The geometry of a store's rows: page size, local offsets and the rows laid out (Infinity while unknown). */
@@ -52,9 +53,10 @@ export function zoneOf(rows: Rows, start: number, end: number, forward: boolean,
  * the range spans, once.
  */
 export function rowsOf<M>(pages: PageMap<M>, offsets: LocalOffsets<M>, size: number, start: number, to: number, seen?: (number: number, page: Page<M> | undefined) => void): (M | Placeholder)[] {
-  const rows: (M | Placeholder)[] = [];
   const { added } = offsets;
   const plain = offsets.removedCount === 0;
+  if (plain && start >= added.length) return serverRows(pages, size, start - added.length, to - added.length, added.length, seen);
+  const rows: (M | Placeholder)[] = [];
   let number = 0;
   let page: Page<M> | undefined;
   for (let index = start; index <= to; index++) {
@@ -72,4 +74,26 @@ export function rowsOf<M>(pages: PageMap<M>, offsets: LocalOffsets<M>, size: num
     rows.push(page?.rows[server - (number - 1) * size] ?? placeholder(index));
   }
   return rows;
+}
+
+/** The rows of server indices `from` to `to` (no row removed), shown `shift` further: a slice of each loaded page (a screen within one page: one slice). */
+function serverRows<M>(pages: PageMap<M>, size: number, from: number, to: number, shift: number, seen?: (number: number, page: Page<M> | undefined) => void): (M | Placeholder)[] {
+  let rows: (M | Placeholder)[] | undefined;
+  for (let server = from; server <= to;) {
+    const number = Math.floor(server / size) + 1;
+    const page = pages.get(number);
+    seen?.(number, page);
+    const first = server - (number - 1) * size;
+    const last = Math.min(size - 1, first + to - server);
+    if (page !== undefined && page.rows.length > last) {
+      const part = page.rows.slice(first, last + 1);
+      if (rows === undefined && last - first === to - from) return part;
+      rows = rows === undefined ? part : rows.concat(part);
+    } else {
+      rows ??= [];
+      for (let at = first; at <= last; at++) rows.push(page?.rows[at] ?? placeholder(server + at - first + shift));
+    }
+    server += last - first + 1;
+  }
+  return rows ?? [];
 }
