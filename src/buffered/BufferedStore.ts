@@ -243,7 +243,7 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
     this.#live('setVisibleRange');
     checkRange('setVisibleRange', start, end);
     const before = this.#range;
-    if (before !== undefined && start !== before.start) this.#forward = start > before.start;
+    this.#forward = before === undefined || start >= before.start;
     this.#range = { start, end };
     this.#queue.failed.clear();
     this.#queue.setZone(this.#zone());
