@@ -42,11 +42,13 @@ export async function bufferedSection({ libPath, base, quick, gc, now, log }) {
   const screen = 50;
   const total = 1_000_000;
   let cachedReads = 0;
+  let requests = 0;
   let reads = 0;
   let store;
+  // Requests as sent (a retry of the transport counts again), and pages read as the store takes them in.
   const fetching = (input, init) => {
     const page = Number(new URL(String(input)).searchParams.get('page'));
-    reads++;
+    requests++;
     if (store?.getCachedPages().includes(page)) cachedReads++;
     return fetch(input, init);
   };
@@ -54,6 +56,7 @@ export async function bufferedSection({ libPath, base, quick, gc, now, log }) {
     model: Row, pageSize, leadingBufferZone: leading, trailingBufferZone: trailing, cacheSize,
     proxy: { url: `${base}/rows`, noCache: false, reader: { totalHeader: 'X-Total-Count' }, fetch: fetching },
   });
+  store.on('pageload', () => reads++);
   const needed = new Set();
   const pagesOf = (from, to) => {
     const pages = [];
@@ -103,7 +106,7 @@ export async function bufferedSection({ libPath, base, quick, gc, now, log }) {
   await new Promise((resolveTurn) => setTimeout(resolveTurn, 10));
   gc?.();
   const heapAfter = process.memoryUsage().heapUsed;
-  log(`scroll: ${reads} pages read, ${needed.size} pages visible or in a zone, ${cachedReads} read while cached, at most ${mostHeld} held, ${seconds.toFixed(1)} s`);
+  log(`scroll: ${reads} pages read (${requests} requests), ${needed.size} pages visible or in a zone, ${cachedReads} read while cached, at most ${mostHeld} held, ${seconds.toFixed(1)} s`);
 
   // getRange of a cached screen against a slice of an array of the same records.
   store.setVisibleRange(0, screen - 1);
@@ -153,7 +156,7 @@ export async function bufferedSection({ libPath, base, quick, gc, now, log }) {
   if (sink < 0) log('unreachable');
   store.destroy();
   return {
-    reads, needed: needed.size, readsRatio: reads / needed.size, cachedReads, mostHeld, bound: cacheSize, overBound,
+    reads, requests, needed: needed.size, readsRatio: reads / needed.size, cachedReads, mostHeld, bound: cacheSize, overBound,
     heapFirst, heapAfter, heapRatio: heapAfter / heapFirst, getRangeRatio, editRatio, seconds,
     perEditMs: median(editTimings.buffered.map((value) => value.ms)) / edits, perPlainEditMs: median(editTimings.plain.map((value) => value.ms)) / edits,
   };
