@@ -2,11 +2,13 @@
  * Bench section `buffered` (issue 31): a BufferedStore over the 1,000,000 rows bench/server.mjs
  * computes on request (GET /rows).
  *
- * - Scrolling top to bottom at a steady pace (50 rows on screen, 250 rows a step, each step's
+ * - Scrolling top to bottom at a steady pace (50 rows on screen, 1,000 rows a step, each step's
  *   visible pages and prefetch awaited), then jumping back and forth: pages read against the
- *   distinct pages that were visible or in a prefetch zone; reads of a page while it was cached
+ *   pages each step needed (visible or in a prefetch zone) that were not cached at that step (a
+ *   purged page needed again is read again); reads of a page while it was cached
  *   (must be 0); the most pages held against the bound; the heap after the scroll against the
- *   heap at the first screen (both after gc).
+ *   heap at the first screen, and against the heap once the cache first held `cacheSize` pages
+ *   (all after gc: the second tells whether what is purged is collected).
  * - getRange of a cached 50-row screen against a slice of an array of the same 50 records.
  * - An edit of a visible record until a subscriber is told, against the same edit in a plain
  *   Store of the same records (section 8's measure).
@@ -58,6 +60,7 @@ export async function bufferedSection({ libPath, base, quick, gc, now, log }) {
   });
   store.on('pageload', () => reads++);
   const needed = new Set();
+  let toRead = 0;
   const pagesOf = (from, to) => {
     const pages = [];
     for (let page = Math.floor(Math.max(0, from) / pageSize) + 1; page <= Math.floor(Math.min(total - 1, to) / pageSize) + 1; page++) pages.push(page);
@@ -71,9 +74,12 @@ export async function bufferedSection({ libPath, base, quick, gc, now, log }) {
     const forward = previous === undefined || start >= previous;
     previous = start;
     const end = start + screen - 1;
-    for (const page of pagesOf(start, end)) needed.add(page);
-    for (const page of pagesOf(start - (forward ? trailing : leading), start - 1)) needed.add(page);
-    for (const page of pagesOf(end + 1, end + (forward ? leading : trailing))) needed.add(page);
+    // What this step needs: the visible pages and the zones; those not cached now are to be read.
+    const cached = new Set(store.getCachedPages());
+    for (const page of new Set([...pagesOf(start, end), ...pagesOf(start - (forward ? trailing : leading), start - 1), ...pagesOf(end + 1, end + (forward ? leading : trailing))])) {
+      needed.add(page);
+      if (!cached.has(page)) toRead++;
+    }
     store.setVisibleRange(start, end);
     await store.loadRange(start, end);
     // The prefetch of this step lands before the next (a steady pace): the zones' pages, awaited.
@@ -89,7 +95,15 @@ export async function bufferedSection({ libPath, base, quick, gc, now, log }) {
   gc?.();
   const heapFirst = process.memoryUsage().heapUsed;
   const started = now();
-  for (let start = step; start + screen <= total; start += step) await show(start);
+  let heapFull;
+  for (let start = step; start + screen <= total; start += step) {
+    await show(start);
+    if (heapFull === undefined && store.getCachedPages().length >= cacheSize) {
+      // The cache at its bound: from here on, what is purged must be collected.
+      gc?.();
+      heapFull = process.memoryUsage().heapUsed;
+    }
+  }
   // Jumping back and forth between far rows (seeded), and back to where it was.
   let seed = 7;
   const random = () => {
@@ -106,7 +120,7 @@ export async function bufferedSection({ libPath, base, quick, gc, now, log }) {
   await new Promise((resolveTurn) => setTimeout(resolveTurn, 10));
   gc?.();
   const heapAfter = process.memoryUsage().heapUsed;
-  log(`scroll: ${reads} pages read (${requests} requests), ${needed.size} pages visible or in a zone, ${cachedReads} read while cached, at most ${mostHeld} held, ${seconds.toFixed(1)} s`);
+  log(`scroll: ${reads} pages read (${requests} requests), ${toRead} visible or in a zone and not cached at their step (${needed.size} distinct), ${cachedReads} read while cached, at most ${mostHeld} held, ${seconds.toFixed(1)} s`);
 
   // getRange of a cached screen against a slice of an array of the same records.
   store.setVisibleRange(0, screen - 1);
@@ -156,8 +170,8 @@ export async function bufferedSection({ libPath, base, quick, gc, now, log }) {
   if (sink < 0) log('unreachable');
   store.destroy();
   return {
-    reads, requests, needed: needed.size, readsRatio: reads / needed.size, cachedReads, mostHeld, bound: cacheSize, overBound,
-    heapFirst, heapAfter, heapRatio: heapAfter / heapFirst, getRangeRatio, editRatio, seconds,
+    reads, requests, needed: needed.size, toRead, readsRatio: reads / toRead, cachedReads, mostHeld, bound: cacheSize, overBound,
+    heapFirst, heapFull, heapAfter, heapRatio: heapAfter / heapFirst, heapFullRatio: heapAfter / (heapFull ?? heapFirst), getRangeRatio, editRatio, seconds,
     perEditMs: median(editTimings.buffered.map((value) => value.ms)) / edits, perPlainEditMs: median(editTimings.plain.map((value) => value.ms)) / edits,
   };
 }
