@@ -9,6 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import Backbone from 'backbone';
 import { associationsSection } from './associations.mjs';
+import { bufferedSection } from './buffered.mjs';
 import { alternate, backboneFetch, backboneModels, installBackboneAjax, libModels, median, runLoad, summarize } from './cases.mjs';
 import { FIELD_NAMES, makeUsers } from './data.mjs';
 import { liveSection } from './live.mjs';
@@ -347,6 +348,7 @@ let result;
 if (section === 'load') result = await loadSection();
 else if (section === 'sync') result = await syncSection();
 else if (section === 'url') result = await urlSection();
+else if (section === 'buffered') result = await bufferedSection({ libPath, base, quick, gc, now, log });
 else if (section === 'associations') result = await associationsSection({ libPath, url, quick, gc, now, cpu: () => cpuMs(), log });
 else if (section === 'live') result = await liveSection({ lib, url, quick, gc, log, tanstack: process.env.BENCH_TANSTACK !== '0' });
 else if (section.startsWith('heap:')) result = await heapSection(section.slice('heap:'.length));

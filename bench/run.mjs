@@ -23,7 +23,7 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick') || process.env.BENCH_QUICK === '1';
-// --only=load,browser,heap,sync,url,live,live-browser,associations,outbox,size runs some sections (for working on one); it
+// --only=load,browser,heap,sync,url,live,live-browser,associations,outbox,buffered,size runs some sections (for working on one); it
 // prints their tables but writes no results.json. browser = the load and the live UI in Chromium;
 // live-browser = the live UI alone in Chromium.
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
@@ -150,6 +150,10 @@ if (wanted('associations')) {
   log('bench: 7. a 100k load of an associated model (bench/associations.mjs)');
   results.associations = await runChild('associations');
 }
+if (wanted('buffered')) {
+  log('bench: 9. BufferedStore over 1,000,000 rows (bench/buffered.mjs)');
+  results.buffered = await runChild('buffered', 600_000);
+}
 if (wanted('outbox')) {
   log('bench: 8. the outbox replaying 1,000 queued creates (bench/outbox-replay.mjs)');
   const stdout = execFileSync(process.execPath, ['--expose-gc', join(benchDir, 'outbox-replay.mjs')], {
@@ -249,6 +253,15 @@ for (const [live, env] of [[results.live, ''], [results.liveBrowser, ' (browser)
 }
 const assoc = results.associations?.associated;
 if (assoc) target('load 100k, associated model (a Session)', assoc.load.ratio, 1.1, 'x unassociated', 'load', assoc.cpuLoad.ratio);
+if (results.buffered) {
+  const b = results.buffered;
+  target('buffered: pages read while scrolling 1M rows', b.readsRatio, 1.05, 'x visible + zone pages not cached', `${b.reads} reads, ${b.toRead} pages visible or in a zone and not cached at their step, ${b.needed} distinct`);
+  target('buffered: pages read again while cached', b.cachedReads, 0, 'reads');
+  target('buffered: most pages held', b.mostHeld / b.bound, 1, 'x cacheSize', `${b.mostHeld} of ${b.bound} pages (${b.overBound} steps over)`);
+  target('buffered: heap after the scroll', b.heapFullRatio, 1.2, 'x heap once the cache is full', `${b.heapRatio.toFixed(2)}x the heap at the first screen (3 pages held there, 20 after)`);
+  target('buffered: getRange of a cached 50-row screen', b.getRangeRatio, 2, 'x array slice');
+  target('buffered: edit of a visible record until told', b.editRatio, 1.5, 'x the same edit in a plain Store', `${b.perEditMs.toFixed(3)} / ${b.perPlainEditMs.toFixed(3)} ms per edit`);
+}
 if (results.outbox) {
   const replay = results.outbox['outbox replay of queued creates'];
   target('outbox: replay of 1,000 queued creates', replay.sync.ratio, 1.3, 'x unbatched sync', 'wall time, open() to flush()', replay.cpu.ratio);

@@ -6,6 +6,7 @@
  *   GET  /static/<file>[?isolated] a file of BENCH_STATIC_DIR (the browser page and its bundles);
  *                                 ?isolated: with COOP and COEP, the page cross-origin isolated
  *   GET  /stats                   { connections, maxActive }: TCP connections accepted, most requests at once
+ *   GET  /rows?start=&limit=      rows of a collection of 1,000,000, computed on request (X-Total-Count)
  *
  * It tells the parent its port over IPC ({ port }), and stops by itself when the parent goes
  * away (IPC disconnect, or the parent pid is gone) or after BENCH_SERVER_TTL_MS (default 10 min).
@@ -25,6 +26,8 @@ for (const n of sizes) bodies.set(String(n), Buffer.from(JSON.stringify(makeUser
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8' };
 let nextId = 1_000_000;
+/** The rows of GET /rows, computed on request. */
+const ROWS = 1_000_000;
 
 /** `isolated`: the page cross-origin isolated (Chromium's performance.now() then counts in 5 µs steps, not 100 µs). */
 function send(res, status, body, type = 'application/json', isolated = false) {
@@ -55,6 +58,15 @@ const server = createServer((req, res) => {
         () => send(res, 404, Buffer.from('{"message":"not found"}')),
       );
       return undefined;
+    }
+    if (path === '/rows') {
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const start = Number(query.get('start') ?? 0);
+      const end = Math.min(ROWS, start + Number(query.get('limit') ?? 100));
+      const rows = [];
+      for (let index = start; index < end; index++) rows.push({ id: index + 1, title: `Row ${index + 1}`, amount: index % 997 });
+      res.setHeader('X-Total-Count', String(ROWS));
+      return send(res, 200, Buffer.from(JSON.stringify(rows)));
     }
     if (path === '/stats') return send(res, 200, Buffer.from(JSON.stringify({ connections, maxActive })));
     return send(res, 404, Buffer.from('{"message":"not found"}'));

@@ -14,6 +14,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { recordOrNone, storeOf, type ModelClassFor } from './bindings/checks.js';
 import { outboxOf, type OutboxSnapshot, type OutboxSource } from './bindings/outbox.js';
 import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
+import type { BufferedSnapshot, BufferedStore } from './buffered.js';
 
 export type { ModelClassFor, OutboxSnapshot };
 
@@ -21,13 +22,15 @@ export type { ModelClassFor, OutboxSnapshot };
  * The snapshot of a store (`records`, `total`, `page`, `pageCount`, `loading`, `syncing`,
  * `hasChanges`, `error`), kept up to date. Renders again when it changes, which includes a
  * visible change of any of the store's records. The server snapshot (SSR) is the store as it is
- * when rendered.
+ * when rendered. A BufferedStore (rest-proxy/buffered) gives its visible snapshot (`rows`, `count`, ...).
  * @throws TypeError when `store` is not a Store.
  */
-export function useStore<M extends Model>(store: Store<M>): StoreSnapshot<M> {
+export function useStore<M extends Model>(store: Store<M>): StoreSnapshot<M>;
+export function useStore<M extends Model>(store: BufferedStore<M>): BufferedSnapshot<M>;
+export function useStore<M extends Model>(store: Store<M> | BufferedStore<M>): StoreSnapshot<M> | BufferedSnapshot<M> {
   const checked = storeOf(store);
   const subscribe = useCallback((onChange: () => void) => follow(checked, onChange), [checked]);
-  const snapshot = (): StoreSnapshot<M> => checked.getSnapshot();
+  const snapshot = (): StoreSnapshot<M> | BufferedSnapshot<M> => checked.getSnapshot();
   return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 

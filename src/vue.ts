@@ -15,6 +15,7 @@ import { getCurrentScope, hasInjectionContext, inject, isRef, onScopeDispose, sh
 import { recordOrNone, storeOf, type ModelClassFor } from './bindings/checks.js';
 import { outboxOf, type OutboxSnapshot, type OutboxSource } from './bindings/outbox.js';
 import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
+import type { BufferedSnapshot, BufferedStore } from './buffered.js';
 
 export type { ModelClassFor, OutboxSnapshot };
 
@@ -22,11 +23,13 @@ export type { ModelClassFor, OutboxSnapshot };
  * The snapshot of a store (`records`, `total`, `page`, `pageCount`, `loading`, `syncing`,
  * `hasChanges`, `error`) in a readonly shallow ref. It changes when the store changes visibly,
  * which includes a visible change of any of its records. Give a ref or a getter to follow
- * whichever store it holds.
+ * whichever store it holds. A BufferedStore (rest-proxy/buffered) gives its visible snapshot (`rows`, `count`, ...).
  * @throws TypeError when `store` is not a Store.
  */
-export function useStore<M extends Model>(store: MaybeRefOrGetter<Store<M>>): Readonly<ShallowRef<StoreSnapshot<M>>> {
-  return follow(() => storeOf<M>(toValue(store)), isRef(store) || typeof store === 'function');
+export function useStore<M extends Model>(store: MaybeRefOrGetter<Store<M>>): Readonly<ShallowRef<StoreSnapshot<M>>>;
+export function useStore<M extends Model>(store: MaybeRefOrGetter<BufferedStore<M>>): Readonly<ShallowRef<BufferedSnapshot<M>>>;
+export function useStore<M extends Model>(store: MaybeRefOrGetter<Store<M> | BufferedStore<M>>): Readonly<ShallowRef<StoreSnapshot<M> | BufferedSnapshot<M>>> {
+  return follow<StoreSnapshot<M> | BufferedSnapshot<M>>(() => storeOf(toValue(store)), isRef(store) || typeof store === 'function');
 }
 
 /**

@@ -13,8 +13,11 @@ import { describeValue } from '../util/options.js';
 export type ModelClassFor<R, M extends Model<object>> = ModelClass<M> &
   (Record<string, unknown> extends DataOf<R> ? unknown : [DataOf<M>] extends [DataOf<R>] ? unknown : { readonly 'the record is of another model': DataOf<R> });
 
-export function storeOf<M extends Model>(value: Store<M>): Store<M> {
-  if (value instanceof Store) return value;
+/** What rest-proxy/buffered marks its BufferedStore's prototype with: the bindings take one without importing it. */
+const BUFFERED = Symbol.for('rest-proxy.buffered');
+
+export function storeOf<S extends object>(value: S): S {
+  if (value instanceof Store || (typeof value === 'object' && value !== null && BUFFERED in value)) return value;
   throw new TypeError(`useStore: expected a Store, got ${describe(value, 'sync')}`);
 }
 
