@@ -13,7 +13,7 @@ import { isAssociated, linksOf, prepare, type Link } from './declare.js';
 import { equipNested } from './nestedWrite.js';
 import { referenced, waitsFor } from './references.js';
 import { Session, sessionOf } from './session.js';
-import { LinkedStore } from './links.js';
+import { linkedStore } from './links.js';
 import { readAnswer } from './nested.js';
 import { AssociationStore, attach, madeStore, parentOf, storeFor } from './stores.js';
 
@@ -66,8 +66,7 @@ function accessorsOf(link: Link): void {
     install(prototype, link.name, function (this: Model) {
       const session = sessionHolding(this);
       if (link.kind === 'hasMany') return storeFor(session, this, link);
-      const made = madeStore(this, link);
-      return made instanceof LinkedStore ? made : new LinkedStore(this, link, session);
+      return linkedStore(this, link, session);
     }, link);
     return;
   }

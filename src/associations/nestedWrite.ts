@@ -19,7 +19,7 @@ import type { Request } from '../operation/Request.js';
 import { isUnsafeId, isValidId, type RecordLike } from '../operation/types.js';
 import { keyOf } from '../store/list.js';
 import { newKey } from '../util/ids.js';
-import { isPlainObject } from '../util/options.js';
+import { describeValue, isPlainObject } from '../util/options.js';
 import { JsonWriter } from '../writer/JsonWriter.js';
 import { keyLinksOf, linksOf, type Link } from './declare.js';
 import { checkAnswer } from './nested.js';
@@ -145,6 +145,23 @@ function match(owner: Model, carriedOne: Carried, items: Record<string, unknown>
   return carriedOne.records.map((child) => (child.phantom ? unknown[next++] : items.find((item) => keyOf(item[key]) === keyOf(child.getId()))));
 }
 
+/** An id the answer gives to a new record sent that another record sent, or one the session holds, has: two records of one session would have one id. */
+function takenTwice(owner: Model, carriedOne: Carried, matched: readonly (Record<string, unknown> | undefined)[]): unknown {
+  const { link, records } = carriedOne;
+  const key = idKey(link.target);
+  const session = sessionOf(owner);
+  const ids = new Set(records.map((child, i) => (child.phantom ? undefined : keyOf(matched[i]?.[key]))));
+  for (let i = 0; i < records.length; i++) {
+    const child = records[i];
+    const id: unknown = matched[i]?.[key];
+    if (child === undefined || !child.phantom) continue;
+    const held = session?.get(link.target, id);
+    if (ids.has(keyOf(id)) || (held !== undefined && held !== child)) return id;
+    ids.add(keyOf(id));
+  }
+  return undefined;
+}
+
 /** The owner's write succeeded: the records it carried commit first, or, when the answer lacks some, nothing does (kind 'server'). */
 function commit(owner: object, item: Record<string, unknown> | undefined): void {
   const carriedAll = sent.get(owner);
@@ -158,6 +175,8 @@ function commit(owner: object, item: Record<string, unknown> | undefined): void 
     const key = idKey(link.target);
     const missing = matched.filter((found, i) => found === undefined || (records[i]?.phantom === true && (!isValidId(found[key]) || isUnsafeId(found[key])))).length;
     if (missing > 0) throw new ProxyError('server', `${missing} of the ${records.length} ${link.associationKey} sent nested are not in the answer (${items.length} there)`, { mayHaveBeenApplied: true });
+    const taken = takenTwice(owner, carriedOne, matched);
+    if (taken !== undefined) throw new ProxyError('server', `${link.associationKey} sent nested: the answer gives the id ${describeValue(taken)} to two records; nothing was committed`, { mayHaveBeenApplied: true });
     plans.push([carriedOne, matched.filter(isPlainObject)]);
   }
   // The answer's nested data is checked before any child commits ("__proto__" in one: nothing does).

@@ -356,7 +356,11 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     const item = operation.resultSet?.records[0];
     if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
     const fresh = item instanceof Model ? item : isPlainObject(item) ? recordFromServer(this.getModelClass(), item) : undefined;
-    if (fresh !== undefined && (this[META]?.wrote ?? 0) <= sent) takeServerRecord(this, fresh);
+    if (fresh === undefined || (this[META]?.wrote ?? 0) > sent) return this;
+    // Nested association data (rest-proxy/associations): checked whole first, read once the record took the answer.
+    const nested = extensions.readAnswer?.(this, fresh[DATA]);
+    takeServerRecord(this, fresh);
+    nested?.();
     return this;
   }
 
