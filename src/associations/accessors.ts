@@ -10,7 +10,7 @@ import type { ModelClass, PersistOptions } from '../model/types.js';
 import { isValidId } from '../operation/types.js';
 import { describeValue } from '../util/options.js';
 import { isAssociated, linksOf, prepare, type Link } from './declare.js';
-import { equipNested } from './nestedWrite.js';
+import { commitCarried, equipNested } from './nestedWrite.js';
 import { referenced, waitsFor } from './references.js';
 import { Session, sessionOf } from './session.js';
 import { linkedStore } from './links.js';
@@ -161,7 +161,11 @@ export function plugIn(): void {
   };
   extensions.waitsFor = waitsFor;
   extensions.destroysFirst = ownedChildren;
-  extensions.readAnswer = (record, item) => (record instanceof Model ? readAnswer(record, item, () => sessionHolding(record)) : undefined);
+  extensions.readAnswer = (record, item, read) => {
+    if (!(record instanceof Model)) return undefined;
+    if (!read) commitCarried(record, item); // nested write: the records its write carried, first
+    return item && readAnswer(record, item, () => sessionHolding(record));
+  };
   extensions.sessionOf = sessionOf;
   Object.defineProperty(Model, 'load', { value: load, configurable: true, writable: true });
 }

@@ -16,11 +16,10 @@ import { requestOf } from '../model/writeState.js';
 import { idKey } from '../operation/commit.js';
 import { ERASE, FAIL, SEND, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
-import { isUnsafeId, isValidId, type RecordLike } from '../operation/types.js';
+import { isUnsafeId, isValidId, type RecordLike, type RecordWriter } from '../operation/types.js';
 import { keyOf } from '../store/list.js';
 import { newKey } from '../util/ids.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { JsonWriter } from '../writer/JsonWriter.js';
 import { keyLinksOf, linksOf, type Link } from './declare.js';
 import { checkAnswer } from './nested.js';
 import { sessionOf } from './session.js';
@@ -163,7 +162,7 @@ function takenTwice(owner: Model, carriedOne: Carried, matched: readonly (Record
 }
 
 /** The owner's write succeeded: the records it carried commit first, or, when the answer lacks some, nothing does (kind 'server'). */
-function commit(owner: object, item: Record<string, unknown> | undefined): void {
+export function commitCarried(owner: object, item: Record<string, unknown> | undefined): void {
   const carriedAll = sent.get(owner);
   if (carriedAll === undefined || !(owner instanceof Model)) return;
   const plans: [Carried, Record<string, unknown>[]][] = [];
@@ -229,31 +228,15 @@ function fail(owner: object, applied: 'no' | 'maybe', errors: FieldErrors | unde
 
 /** The models that declare a nested-write association. */
 const carriers = new WeakSet<object>();
-const coreData = JsonWriter.prototype.getRecordData;
 
-/** The writer's data of a record, with the records it carries (a create or an update of a carrier). */
-function recordData(this: JsonWriter, record: RecordLike, request: Request): Record<string, unknown> {
-  const data = coreData.call(this, record, request);
-  if (request.action === 'destroy' || !carriers.has(record.getModelClass())) return data;
-  return write(record, data, (other) => coreData.call(this, other, request));
+/** The writer's body of a create or update of a carrier's record, with the records it carries. */
+function writeCarried(record: RecordLike, data: Record<string, unknown>, request: Request, writer: RecordWriter): Record<string, unknown> | undefined {
+  if (request.action === 'destroy' || !carriers.has(record.getModelClass())) return undefined;
+  return write(record, data, (other) => writer.getRecordData(other, request));
 }
 
-const core = { succeed: Model.prototype[SUCCEED], fail: Model.prototype[FAIL] };
-
-/** A model that declares a nested-write association: its records carry their children. */
+/** A model that declares a nested-write association: its records carry their children (through the core's hook, model/extensions.ts). */
 export function equipNested(model: object): void {
   carriers.add(model);
-  if (extensions.nestedWrite !== undefined) return;
-  extensions.nestedWrite = { carried, carries };
-  // The core's writer and write protocol: a carrier's body is made, and its carried records
-  // commit or fail with it, here (the core has no hook for them, and pays nothing).
-  JsonWriter.prototype.getRecordData = recordData;
-  Model.prototype[SUCCEED] = function (this: Model, snapshot, item, assignedId, written) {
-    commit(this, item);
-    core.succeed.call(this, snapshot, item, assignedId, written);
-  };
-  Model.prototype[FAIL] = function (this: Model, applied, body, errors, snapshot, destroy) {
-    core.fail.call(this, applied, body, errors, snapshot, destroy);
-    fail(this, applied, errors);
-  };
+  extensions.nestedWrite ??= { carried, carries, write: writeCarried, fail };
 }

@@ -15,5 +15,11 @@ export const SUCCEED: unique symbol = Symbol('rest-proxy.succeed');
 export const FAIL: unique symbol = Symbol('rest-proxy.fail');
 /** `()`: the record is gone from the server. */
 export const ERASE: unique symbol = Symbol('rest-proxy.erase');
+/**
+ * `(data, dataOf) => data`: the body of the record's create or update, with the records its write
+ * carries (nested write, through `extensions.nestedWrite` of model/extensions.ts); `dataOf` writes
+ * another record as the writer does.
+ */
+export const CARRY: unique symbol = Symbol('rest-proxy.carry');
 /** `(name) => string | undefined`: a date field still held as the canonical ISO string it is written as. */
 export const STORED_DATE: unique symbol = Symbol('rest-proxy.storedDate');
