@@ -80,6 +80,17 @@ function carried(record: Model): boolean {
   });
 }
 
+/** The saved, clean owner whose body would carry the record (nested write), if any: `session.sync()` sends the record in its update. */
+function carrierOf(record: Model): Model | undefined {
+  const session = sessionOf(record);
+  if (session === undefined) return undefined;
+  for (const link of keyLinksOf(record.constructor)) {
+    const parent = link.write ? parentOf(session, record, link) : undefined;
+    if (parent !== undefined && !parent.erased && !parent.phantom && !parent.dirty) return parent;
+  }
+  return undefined;
+}
+
 function carries(record: Model): boolean {
   return writeLinks(record.constructor).some((link) => {
     const { changed, destroyed } = pendingOf(record, link);
@@ -238,5 +249,5 @@ function writeCarried(record: RecordLike, data: Record<string, unknown>, request
 /** A model that declares a nested-write association: its records carry their children (through the core's hook, model/extensions.ts). */
 export function equipNested(model: object): void {
   carriers.add(model);
-  extensions.nestedWrite ??= { carried, carries, write: writeCarried, fail };
+  extensions.nestedWrite ??= { carried, carries, carrierOf, write: writeCarried, fail };
 }

@@ -51,6 +51,8 @@ export interface OutboxGate {
 export interface NestedWrite {
   /** The record travels in its parent's body: its own store's sync does not send it. */
   carried(record: Model<object>): boolean;
+  /** The saved, clean owner whose body would carry the record, if any (`session.sync()` sends it in that owner's update). */
+  carrierOf(record: Model<object>): Model<object> | undefined;
   /** A clean record has such records to send: its save sends an update for them. */
   carries(record: Model<object>): boolean;
   /** The body of a write of `record` (`data`, as the writer made it) with the records it carries, each made by `writer`; undefined when it carries none. */

@@ -132,6 +132,18 @@ describe('a nested write goes with every path that sends its owner', () => {
     expect([a?.phantom, b?.phantom]).toEqual([false, false]);
     expect(a?.getId()).not.toBe(b?.getId());
   });
+  it('session.sync() sends the children of a clean owner in its PUT, not alone', async () => {
+    const session = new Session();
+    const wes = await Writer.load(1, { session });
+    const [fresh] = wes.works().add({ title: 'four' });
+    server.reset();
+    await session.sync();
+    expect(writes()).toEqual([{ method: 'PUT', path: '/writers/1', json: { writer: { id: 1, name: 'Wes', works_attributes: [{ title: 'four' }] } } }]);
+    expect([fresh?.phantom, fresh?.get('writerId'), wes.dirty]).toEqual([false, 1, false]);
+    await session.sync();
+    expect(writes()).toHaveLength(1);
+  });
+
   it('session.sync() of a new owner with new children: one POST carrying them', async () => {
     const session = new Session();
     const writers = new Store({ model: Writer, session, pageSize: 0 });
