@@ -10,10 +10,10 @@ import type { ModelClass, PersistOptions } from '../model/types.js';
 import { isValidId } from '../operation/types.js';
 import { describeValue } from '../util/options.js';
 import { isAssociated, linksOf, prepare, type Link } from './declare.js';
-import { equipNested } from './nestedWrite.js';
+import { commitCarried, equipNested } from './nestedWrite.js';
 import { referenced, referencesOf, waitsFor } from './references.js';
 import { Session, sessionOf } from './session.js';
-import { LinkedStore } from './links.js';
+import { linkedStore } from './links.js';
 import { readAnswer } from './nested.js';
 import { AssociationStore, attach, madeStore, parentOf, storeFor } from './stores.js';
 
@@ -66,8 +66,7 @@ function accessorsOf(link: Link): void {
     install(prototype, link.name, function (this: Model) {
       const session = sessionHolding(this);
       if (link.kind === 'hasMany') return storeFor(session, this, link);
-      const made = madeStore(this, link);
-      return made instanceof LinkedStore ? made : new LinkedStore(this, link, session);
+      return linkedStore(this, link, session);
     }, link);
     return;
   }
@@ -163,7 +162,11 @@ export function plugIn(): void {
   extensions.waitsFor = waitsFor;
   extensions.referencesOf = referencesOf;
   extensions.destroysFirst = ownedChildren;
-  extensions.readAnswer = (record, item) => (record instanceof Model ? readAnswer(record, item, () => sessionHolding(record)) : undefined);
+  extensions.readAnswer = (record, item, read) => {
+    if (!(record instanceof Model)) return undefined;
+    if (!read) commitCarried(record, item); // nested write: the records its write carried, first
+    return item && readAnswer(record, item, () => sessionHolding(record));
+  };
   extensions.sessionOf = sessionOf;
   Object.defineProperty(Model, 'load', { value: load, configurable: true, writable: true });
 }

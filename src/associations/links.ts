@@ -14,7 +14,7 @@ import { templateNames } from '../util/url.js';
 import type { Link } from './declare.js';
 import { referenced } from './references.js';
 import type { Session } from './session.js';
-import { attach, parentOf, register, unregister, type JoinView } from './stores.js';
+import { attach, madeStore, parentOf, register, unregister, type JoinView } from './stores.js';
 
 export class LinkedStore extends Store<Model> implements JoinView {
   /** Whether its records were read by its `load()`. */
@@ -136,4 +136,10 @@ export class LinkedStore extends Store<Model> implements JoinView {
   #where(): string {
     return `${this.#link.owner.getEntityName()}.${this.#link.name}`;
   }
+}
+
+/** The owner's store of a manyToMany: the one made, else a new one. */
+export function linkedStore(owner: Model, link: Link, session: Session): LinkedStore {
+  const made = madeStore(owner, link);
+  return made instanceof LinkedStore ? made : new LinkedStore(owner, link, session);
 }

@@ -1,16 +1,20 @@
 /**
  * Nested read: records under an association's `associationKey` in an answer (a store load,
  * `Model.load`) become session records, their keys filled from the owner. The whole answer is
- * checked first: a value of the wrong shape, or `__proto__` in nested data, fails with kind
- * 'parse' naming the key, and nothing is applied.
+ * checked first: a value of the wrong shape, `__proto__` in nested data, or one child id twice
+ * (a record of one model under two owners, or twice under one) fails with kind 'parse' naming the
+ * key, and nothing is applied. A manyToMany's nested records make its join records.
  */
 import { ProxyError } from '../errors/ProxyError.js';
 import { ADOPT } from '../model/extensions.js';
 import { DATA } from '../model/internal.js';
 import { recordFromServer, type Model } from '../model/Model.js';
-import { isPlainObject } from '../util/options.js';
+import { idKey } from '../operation/commit.js';
+import { keyOf, type IdKey } from '../store/list.js';
+import { describeValue, isPlainObject } from '../util/options.js';
 import { put } from '../util/path.js';
 import { linksOf, type Link } from './declare.js';
+import { linkedStore } from './links.js';
 import type { Session } from './session.js';
 import { markRead } from './stores.js';
 
@@ -25,8 +29,11 @@ function toMany(link: Link): boolean {
   return link.kind === 'hasMany' || link.kind === 'manyToMany';
 }
 
+/** The ids of the children met so far in one answer, per model: a child is one record, under one owner. */
+type Seen = Map<object, Set<IdKey>>;
+
 /** Check the nested data of one item of `model` (and deeper), changing nothing. */
-function checkData(model: object, data: Record<string, unknown>, path: string, depth: number): void {
+function checkData(model: object, data: Record<string, unknown>, path: string, depth: number, seen: Seen): void {
   const links = linksOf(model);
   for (let i = 0; i < links.length; i++) {
     const link = links[i];
@@ -39,14 +46,26 @@ function checkData(model: object, data: Record<string, unknown>, path: string, d
     for (const item of items) {
       if (!isPlainObject(item)) refuse(where, toMany(link) ? 'expected an array of objects' : 'expected an object or null');
       if (Object.hasOwn(item, '__proto__')) refuse(where, '"__proto__" is not a field');
-      checkData(link.target, item, where, depth + 1);
+      // A child (hasMany, hasOne) belongs to one owner; a parent or a manyToMany target may be shared.
+      if (link.kind === 'hasMany' || link.kind === 'hasOne') notSeen(link, item, where, seen);
+      checkData(link.target, item, where, depth + 1, seen);
     }
   }
 }
 
+/** A child's id met once more in this answer is refused. */
+function notSeen(link: Link, item: Record<string, unknown>, where: string, seen: Seen): void {
+  const id = keyOf(item[idKey(link.target)]);
+  if (id === undefined) return;
+  let ids = seen.get(link.target);
+  if (ids === undefined) seen.set(link.target, (ids = new Set()));
+  if (ids.has(id)) refuse(where, `${link.target.getEntityName()} ${describeValue(item[idKey(link.target)])} twice in one answer`);
+  ids.add(id);
+}
+
 /** Check the nested data of an answer's item for `model` (a throw refuses the answer; nothing changes). */
 export function checkAnswer(model: object, item: Record<string, unknown>): void {
-  checkData(model, item, '', 1);
+  checkData(model, item, '', 1, new Map());
 }
 
 /**
@@ -57,6 +76,7 @@ export function checkNested(model: object, records: readonly Model[]): ReadonlyS
   const keys = linksOf(model).filter((link) => link.read).map((link) => link.associationKey);
   const nested = new Set<Model>();
   if (keys.length === 0) return nested;
+  const seen: Seen = new Map();
   for (let i = 0; i < records.length; i++) {
     const record = records[i];
     if (record === undefined) continue;
@@ -65,7 +85,7 @@ export function checkNested(model: object, records: readonly Model[]): ReadonlyS
       const key = keys[k];
       // `in` first: an inline-cached test, where Object.hasOwn is a call per record.
       if (key === undefined || !(key in data) || !Object.hasOwn(data, key)) continue;
-      checkData(model, data, '', 1);
+      checkData(model, data, '', 1, seen);
       nested.add(record);
       break;
     }
@@ -111,7 +131,22 @@ export function readNested(session: Session, owner: Model, data: Record<string, 
       if (parent !== undefined && data[link.foreignKey] === undefined) data[link.foreignKey] = parent.getId();
       continue;
     }
-    if (link.kind === 'manyToMany') continue; // the join records are the server's to say
-    markRead(owner, link);
+    if (link.kind === 'manyToMany') joinAll(session, owner, link, adopted);
+    else markRead(owner, link);
   }
+}
+
+/**
+ * A manyToMany's nested targets: a join record of the owner for each, as the server holds it
+ * (clean), unless the session has it; the owner's store lists them and counts as loaded.
+ */
+function joinAll(session: Session, owner: Model, link: Link, targets: readonly Model[]): void {
+  const store = linkedStore(owner, link, session); // it holds the join records (they have no id to be found by)
+  const otherKey = link.otherKey ?? '';
+  const ownerKey = keyOf(owner.getId());
+  const joined = new Set(session.records(link.holder).filter((join) => keyOf(join.get(link.foreignKey)) === ownerKey).map((join) => keyOf(join.get(otherKey))));
+  const made = targets.filter((target) => !joined.has(keyOf(target.getId()))).map((target) => recordFromServer<Model>(link.holder, { [link.foreignKey]: owner.getId(), [otherKey]: target.getId() }));
+  // Told directly: the owner of a load's answer may not be held by the session yet.
+  for (const join of made.length > 0 ? session[ADOPT](link.holder, made) : made) store.joined(join);
+  store.loaded = true;
 }

@@ -16,11 +16,10 @@ import { requestOf } from '../model/writeState.js';
 import { idKey } from '../operation/commit.js';
 import { ERASE, FAIL, SEND, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
-import { isUnsafeId, isValidId, type RecordLike } from '../operation/types.js';
+import { isUnsafeId, isValidId, type RecordLike, type RecordWriter } from '../operation/types.js';
 import { keyOf } from '../store/list.js';
 import { newKey } from '../util/ids.js';
-import { isPlainObject } from '../util/options.js';
-import { JsonWriter } from '../writer/JsonWriter.js';
+import { describeValue, isPlainObject } from '../util/options.js';
 import { keyLinksOf, linksOf, type Link } from './declare.js';
 import { checkAnswer } from './nested.js';
 import { sessionOf } from './session.js';
@@ -79,6 +78,17 @@ function carried(record: Model): boolean {
     const parent = parentOf(session, record, link);
     return parent !== undefined && !parent.erased && (parent.phantom || parent.dirty);
   });
+}
+
+/** The saved, clean owner whose body would carry the record (nested write), if any: `session.sync()` sends the record in its update. */
+function carrierOf(record: Model): Model | undefined {
+  const session = sessionOf(record);
+  if (session === undefined) return undefined;
+  for (const link of keyLinksOf(record.constructor)) {
+    const parent = link.write ? parentOf(session, record, link) : undefined;
+    if (parent !== undefined && !parent.erased && !parent.phantom && !parent.dirty) return parent;
+  }
+  return undefined;
 }
 
 function carries(record: Model): boolean {
@@ -145,8 +155,25 @@ function match(owner: Model, carriedOne: Carried, items: Record<string, unknown>
   return carriedOne.records.map((child) => (child.phantom ? unknown[next++] : items.find((item) => keyOf(item[key]) === keyOf(child.getId()))));
 }
 
+/** An id the answer gives to a new record sent that another record sent, or one the session holds, has: two records of one session would have one id. */
+function takenTwice(owner: Model, carriedOne: Carried, matched: readonly (Record<string, unknown> | undefined)[]): unknown {
+  const { link, records } = carriedOne;
+  const key = idKey(link.target);
+  const session = sessionOf(owner);
+  const ids = new Set(records.map((child, i) => (child.phantom ? undefined : keyOf(matched[i]?.[key]))));
+  for (let i = 0; i < records.length; i++) {
+    const child = records[i];
+    const id: unknown = matched[i]?.[key];
+    if (child === undefined || !child.phantom) continue;
+    const held = session?.get(link.target, id);
+    if (ids.has(keyOf(id)) || (held !== undefined && held !== child)) return id;
+    ids.add(keyOf(id));
+  }
+  return undefined;
+}
+
 /** The owner's write succeeded: the records it carried commit first, or, when the answer lacks some, nothing does (kind 'server'). */
-function commit(owner: object, item: Record<string, unknown> | undefined): void {
+export function commitCarried(owner: object, item: Record<string, unknown> | undefined): void {
   const carriedAll = sent.get(owner);
   if (carriedAll === undefined || !(owner instanceof Model)) return;
   const plans: [Carried, Record<string, unknown>[]][] = [];
@@ -158,6 +185,8 @@ function commit(owner: object, item: Record<string, unknown> | undefined): void 
     const key = idKey(link.target);
     const missing = matched.filter((found, i) => found === undefined || (records[i]?.phantom === true && (!isValidId(found[key]) || isUnsafeId(found[key])))).length;
     if (missing > 0) throw new ProxyError('server', `${missing} of the ${records.length} ${link.associationKey} sent nested are not in the answer (${items.length} there)`, { mayHaveBeenApplied: true });
+    const taken = takenTwice(owner, carriedOne, matched);
+    if (taken !== undefined) throw new ProxyError('server', `${link.associationKey} sent nested: the answer gives the id ${describeValue(taken)} to two records; nothing was committed`, { mayHaveBeenApplied: true });
     plans.push([carriedOne, matched.filter(isPlainObject)]);
   }
   // The answer's nested data is checked before any child commits ("__proto__" in one: nothing does).
@@ -210,31 +239,15 @@ function fail(owner: object, applied: 'no' | 'maybe', errors: FieldErrors | unde
 
 /** The models that declare a nested-write association. */
 const carriers = new WeakSet<object>();
-const coreData = JsonWriter.prototype.getRecordData;
 
-/** The writer's data of a record, with the records it carries (a create or an update of a carrier). */
-function recordData(this: JsonWriter, record: RecordLike, request: Request): Record<string, unknown> {
-  const data = coreData.call(this, record, request);
-  if (request.action === 'destroy' || !carriers.has(record.getModelClass())) return data;
-  return write(record, data, (other) => coreData.call(this, other, request));
+/** The writer's body of a create or update of a carrier's record, with the records it carries. */
+function writeCarried(record: RecordLike, data: Record<string, unknown>, request: Request, writer: RecordWriter): Record<string, unknown> | undefined {
+  if (request.action === 'destroy' || !carriers.has(record.getModelClass())) return undefined;
+  return write(record, data, (other) => writer.getRecordData(other, request));
 }
 
-const core = { succeed: Model.prototype[SUCCEED], fail: Model.prototype[FAIL] };
-
-/** A model that declares a nested-write association: its records carry their children. */
+/** A model that declares a nested-write association: its records carry their children (through the core's hook, model/extensions.ts). */
 export function equipNested(model: object): void {
   carriers.add(model);
-  if (extensions.nestedWrite !== undefined) return;
-  extensions.nestedWrite = { carried, carries };
-  // The core's writer and write protocol: a carrier's body is made, and its carried records
-  // commit or fail with it, here (the core has no hook for them, and pays nothing).
-  JsonWriter.prototype.getRecordData = recordData;
-  Model.prototype[SUCCEED] = function (this: Model, snapshot, item, assignedId, written) {
-    commit(this, item);
-    core.succeed.call(this, snapshot, item, assignedId, written);
-  };
-  Model.prototype[FAIL] = function (this: Model, applied, body, errors, snapshot, destroy) {
-    core.fail.call(this, applied, body, errors, snapshot, destroy);
-    fail(this, applied, errors);
-  };
+  extensions.nestedWrite ??= { carried, carries, carrierOf, write: writeCarried, fail };
 }

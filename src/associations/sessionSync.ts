@@ -72,6 +72,15 @@ export async function syncStores(stores: readonly Store<AnyModel>[], strong: Rea
       if (!destroy.includes(record)) destroy.push(record);
     } else records.add(record);
   }
+  // Nested write: new and edited records a clean owner carries go in its update (its save), not alone.
+  const carriers = new Set<Rec>();
+  for (const record of records) {
+    const owner = extensions.nestedWrite?.carrierOf(record);
+    if (owner === undefined || gated(owner.getModelClass())) continue;
+    records.delete(record);
+    carriers.add(owner);
+  }
+  for (const owner of carriers) queued.push(() => owner.save());
   const across = crossings([...inQueued, ...records], gated);
   if (across.length > 0) {
     const refusing = refusal(across);

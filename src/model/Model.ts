@@ -1,9 +1,10 @@
 import { ProxyError, type FieldErrors } from '../errors/ProxyError.js';
 import { noRecordRead } from '../errors/messages.js';
 import { Operation } from '../operation/Operation.js';
-import { ERASE, FAIL, SEND, STORED, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
+import { CARRY, ERASE, FAIL, SEND, STORED, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
+import type { Request } from '../operation/Request.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
-import { isValidId, type Action, type FieldInfo, type RecordLike } from '../operation/types.js';
+import { isValidId, type Action, type FieldInfo, type RecordLike, type RecordWriter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import type { Subscriber } from '../util/notify.js';
@@ -36,6 +37,15 @@ declare const DATA_TYPE: unique symbol;
 
 /** Set while `recordFromServer` constructs a record, so that the constructor adopts server data as is. */
 let adopting: Record<string, unknown> | undefined;
+
+/** Read one record by id through `proxy`: the answer's item (kind 'server' when it has none). */
+async function readOne(proxy: Proxy, id: unknown, options: PersistOptions): Promise<unknown> {
+  const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
+  await proxy.read(operation);
+  const item = operation.resultSet?.records[0];
+  if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
+  return item;
+}
 
 /** Make a record of `model` that adopts server data as is (converted lazily). */
 export function recordFromServer<T extends Model<object>>(model: ModelClass<T>, data: Record<string, unknown>): T {
@@ -159,11 +169,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    */
   static async load<T extends Model>(this: ModelClass<T>, id: unknown, options: PersistOptions = {}): Promise<T> {
     if (id === undefined || id === null || id === '') throw new TypeError(`${this.getEntityName()}.load: an id is needed, got ${describeValue(id)}`);
-    const proxy = options.proxy ?? this.getProxy();
-    const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
-    await proxy.read(operation);
-    const item = operation.resultSet?.records[0];
-    if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
+    const item = await readOne(options.proxy ?? this.getProxy(), id, options);
     if (item instanceof this) return item;
     return recordFromServer(this, item instanceof Model ? item[DATA] : isPlainObject(item) ? item : {});
   }
@@ -350,13 +356,14 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   async reload(options: PersistOptions = {}): Promise<this> {
     const id = this.getId();
     if (!isValidId(id) || this.phantom) throw new TypeError(`${entityNameOf(recordInfo(this).model)}.reload: the record has no id yet (it is new)${dev('; save it first')}`);
-    const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
     const sent = now();
-    await proxyOf(this, options).read(operation);
-    const item = operation.resultSet?.records[0];
-    if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
+    const item = await readOne(proxyOf(this, options), id, options);
     const fresh = item instanceof Model ? item : isPlainObject(item) ? recordFromServer(this.getModelClass(), item) : undefined;
-    if (fresh !== undefined && (this[META]?.wrote ?? 0) <= sent) takeServerRecord(this, fresh);
+    if (fresh === undefined || (this[META]?.wrote ?? 0) > sent) return this;
+    // Nested association data (rest-proxy/associations): checked whole first, read once the record took the answer.
+    const nested = extensions.readAnswer?.(this, fresh[DATA], true);
+    takeServerRecord(this, fresh);
+    nested?.();
     return this;
   }
 
@@ -400,6 +407,11 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   /** @internal */
   [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown, destroy?: boolean): void {
     failWrite(this, applied, body, errors, snapshot, destroy);
+  }
+
+  /** @internal */
+  [CARRY](data: Record<string, unknown>, request: Request, writer: RecordWriter): Record<string, unknown> | undefined {
+    return extensions.nestedWrite?.write(this, data, request, writer);
   }
 
   /** @internal */

@@ -4,7 +4,10 @@
  * hook costs one property read where the core consults it, so an app that imports neither pays
  * nothing for them.
  */
+import type { FieldErrors } from '../errors/ProxyError.js';
 import type { Batch } from '../operation/Batch.js';
+import type { Request } from '../operation/Request.js';
+import type { RecordLike, RecordWriter } from '../operation/types.js';
 import type { BatchOptions, Proxy } from '../proxy/Proxy.js';
 import type { Operation } from '../operation/Operation.js';
 import type { SyncOptions } from '../store/options.js';
@@ -44,6 +47,20 @@ export interface OutboxGate {
   sync<M extends Model<object>>(host: SyncHost<M>, options: SyncOptions): Promise<Batch>;
 }
 
+/** What the core asks of nested write (rest-proxy/associations, associations/nestedWrite.ts). */
+export interface NestedWrite {
+  /** The record travels in its parent's body: its own store's sync does not send it. */
+  carried(record: Model<object>): boolean;
+  /** The saved, clean owner whose body would carry the record, if any (`session.sync()` sends it in that owner's update). */
+  carrierOf(record: Model<object>): Model<object> | undefined;
+  /** A clean record has such records to send: its save sends an update for them. */
+  carries(record: Model<object>): boolean;
+  /** The body of a write of `record` (`data`, as the writer made it) with the records it carries, each made by `writer`; undefined when it carries none. */
+  write(record: RecordLike, data: Record<string, unknown>, request: Request, writer: RecordWriter): Record<string, unknown> | undefined;
+  /** The record's write failed: so did the records it carried, each with its share of `errors`. */
+  fail(record: object, applied: 'no' | 'maybe', errors: FieldErrors | undefined): void;
+}
+
 /**
  * What `record.session` is typed as: rest-proxy/associations declares `session: Session` here. A
  * plain interface merges safely; an augmentation of the Model class loses its symbol members in
@@ -72,11 +89,13 @@ export interface Extensions {
    */
   modelReady?: (model: object) => void;
   /**
-   * Associations: a write's answer for `record` arrived. Checks the nested data in `item` (a
-   * throw refuses the answer before anything is applied) and returns what reads it once the
-   * record is committed, if anything.
+   * Associations: a write's answer for `record` arrived (`item`: undefined for an answer without
+   * one). The records its write carried commit (nested write) and the nested data in `item` is
+   * checked, before anything is applied (a throw refuses the answer, nothing committed); returns
+   * what reads that data once the record is committed, if anything. `read`: a reload's answer
+   * (nothing was carried).
    */
-  readAnswer?: (record: object, item: Record<string, unknown>) => (() => void) | undefined;
+  readAnswer?: (record: object, item: Record<string, unknown> | undefined, read?: true) => (() => void) | undefined;
   /**
    * Associations: the new records that must be created before `record` is written (its phantom
    * parents, through the keys it references). Empty for a record that waits for nothing.
@@ -85,11 +104,11 @@ export interface Extensions {
   /** Associations: the keys of `record` that wait for a phantom parent, each with that parent (what an outbox stores, to fill them after a reload). */
   referencesOf?: (record: Model<object>) => readonly (readonly [string, Model<object>])[];
   /**
-   * Associations, nested write: `carried(record)`, the record travels in its parent's body (its
-   * own store's sync does not send it); `carries(record)`, a clean record has such records to
-   * send (its save sends an update for them).
+   * Associations, nested write: records that travel in their parent's body (the rails preset's
+   * accepts_nested_attributes_for), with no patch of the writer or the record: a custom writer
+   * need not call `super` for it, and nothing depends on the order of imports.
    */
-  nestedWrite?: { carried(record: Model<object>): boolean; carries(record: Model<object>): boolean };
+  nestedWrite?: NestedWrite;
   /**
    * Associations: the records whose destroy must be sent before `record`'s (its owned children
    * being destroyed). Empty for a record that waits for nothing.

@@ -92,6 +92,11 @@ export function newMeta(state: WriteState): RecordMeta {
   };
 }
 
+/** No field left changed: `modified` is undefined again (the record is clean unless new). */
+export function tidy(meta: RecordMeta): void {
+  if (meta.modified !== undefined && Object.keys(meta.modified).length === 0) meta.modified = undefined;
+}
+
 let clock = 0;
 
 /** The user set this field now. */

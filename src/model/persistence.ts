@@ -6,12 +6,12 @@ import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Action } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
-import { DATA, eachOwner, firstOwner, META, touch } from './internal.js';
+import { DATA, eachOwner, firstOwner, META, tidy, touch } from './internal.js';
 import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
 import { sameShown } from './snapshot.js';
 import { mergeServerValues, ownValue, readField, sameFieldValue } from './values.js';
-import { editedSinceApplied, enqueue, eraseRecord, metaOf, SUCCEED, watchSends } from './writes.js';
+import { editedSinceApplied, enqueue, eraseRecord, ignore, metaOf, SUCCEED, watchSends } from './writes.js';
 import { mayExist, reduce, SAVED } from './writeState.js';
 import { sameValue } from './fields.js';
 import { invalidError } from './validate.js';
@@ -81,13 +81,9 @@ function afterCopyWrote(record: Model<object>, copy: Model<object>, taken: reado
     changed = true;
   }
   if (!changed) return;
-  if (meta.modified !== undefined && Object.keys(meta.modified).length === 0) meta.modified = undefined;
+  tidy(meta);
   touch(record);
   eachOwner(record, (owner) => owner.afterCommit(record, [], false));
-}
-
-function ignore(): void {
-  // the copy's write reports its own failure
 }
 
 /** Take the copy's later edits and what it knows the server holds; returns the fields taken from the copy. */
@@ -116,7 +112,7 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
     if (!sameValue(value, saved)) put((meta.modified ??= {}), name, saved);
     else if (meta.modified !== undefined) delete meta.modified[name];
   }
-  if (meta.modified !== undefined && Object.keys(meta.modified).length === 0) meta.modified = undefined;
+  tidy(meta);
   if (changed.length > 0) meta.version++;
   if (theirs?.etag !== undefined) meta.etag = theirs.etag;
   touch(record);

@@ -7,7 +7,7 @@ import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { put, readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
-import { DATA, eachOwner, META, newMeta, stamp, touch, type Internals } from './internal.js';
+import { DATA, eachOwner, META, newMeta, stamp, tidy, touch, type Internals } from './internal.js';
 import { extensions } from './extensions.js';
 import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { SAVED } from './writeState.js';
@@ -130,7 +130,7 @@ export function mergeServerValues(record: ValueHolder, serverData: Record<string
   }
   if (meta !== null) {
     if (changed !== undefined) meta.version++;
-    if (meta.modified !== undefined && Object.keys(meta.modified).length === 0) meta.modified = undefined;
+    tidy(meta);
   }
   return changed ?? NONE_CHANGED;
 }
@@ -198,7 +198,7 @@ export function setValues(record: ValueHolder, nameOrValues: unknown, value: unk
     const modified = (meta.modified ??= {});
     if (!Object.hasOwn(modified, name)) put(modified, name, current);
     else if (sameValue(modified[name], next)) delete modified[name];
-    if (Object.keys(modified).length === 0) meta.modified = undefined;
+    tidy(meta);
   }
   return changed;
 }
@@ -245,7 +245,7 @@ export function rejectEdits(record: ValueHolder, upTo = Infinity, keep = upTo ==
       changed = true;
     }
     if (changed) meta.version++;
-    if (Object.keys(modified).length === 0) meta.modified = undefined;
+    tidy(meta);
   }
   if (meta.modified === undefined && meta.errors !== undefined) {
     meta.errors = undefined;

@@ -8,7 +8,7 @@ import { isValidId, type Action } from '../operation/types.js';
 import { put } from '../util/path.js';
 import { extensions } from './extensions.js';
 import { INVALID } from './fields.js';
-import { DATA, eachOwner, META, newMeta, stampWrite, touch, type Internals, type RecordMeta } from './internal.js';
+import { DATA, eachOwner, META, newMeta, stampWrite, tidy, touch, type Internals, type RecordMeta } from './internal.js';
 import { recordInfo } from './modelInfo.js';
 import { asFieldValue, mergeServerValues, ownValue, readField, sameFieldValue, type ValueHolder } from './values.js';
 import { ERASED, isPhantom, reduce, SAVED, type CreateRequest } from './writeState.js';
@@ -88,8 +88,9 @@ export function editedSinceApplied(record: ValueHolder): boolean {
  * answer, and take the id it assigned to a new record (`assignedId`: from a Location header).
  */
 export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void {
-  // Nested association data: checked before anything is applied, read once the record is committed.
-  const nested = serverData && extensions.readAnswer?.(record, serverData);
+  // rest-proxy/associations: the records the write carried commit, and nested association data
+  // is checked, before anything is applied (a throw refuses the answer); the data is read once the record is committed.
+  const nested = extensions.readAnswer?.(record, serverData);
   const meta = metaOf(record);
   const state = meta.state;
   const sent = snapshot instanceof WriteSnapshot ? snapshot.values : {};
@@ -115,7 +116,7 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
       }
     }
   }
-  if (meta.modified && Object.keys(meta.modified).length === 0) meta.modified = undefined;
+  tidy(meta);
   if (serverData !== undefined) {
     // A re-sent create: the answer says what the server holds (an earlier try's values if it
     // replayed), so an echo of this try's values is no echo to skip.
@@ -162,6 +163,7 @@ export function failWrite(record: ValueHolder, applied: 'no' | 'maybe', body?: u
   meta.state = reduce(state, { type: 'fail', applied, body, sent, destroy });
   if (errors !== undefined) meta.errors = Object.keys(errors).length === 0 ? undefined : errors;
   touch(record);
+  extensions.nestedWrite?.fail(record, applied, errors); // so did the records it carried
 }
 
 /** The record is gone from the server (or was dropped while new). */
@@ -174,8 +176,9 @@ export function eraseRecord(record: Internals): void {
   eachOwner(record, (owner) => owner.afterErase(record));
 }
 
-function ignore(): void {
-  // a write's failure is reported by its own promise
+/** For a promise whose failure is reported elsewhere (by its own promise, or the write of a copy). */
+export function ignore(): void {
+  // reported elsewhere
 }
 
 /** Run `run` as the record's next write: after the one in flight, if any (saves of one record never overlap). */

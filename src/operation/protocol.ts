@@ -17,3 +17,9 @@ export const FAIL: unique symbol = Symbol('rest-proxy.fail');
 export const ERASE: unique symbol = Symbol('rest-proxy.erase');
 /** `(name) => unknown`: a field's value to write: undefined when it was given none, a date still held as the canonical ISO string it is written as, else its value as `get` reads it. */
 export const STORED: unique symbol = Symbol('rest-proxy.stored');
+/**
+ * `(data, dataOf) => data`: the body of the record's create or update, with the records its write
+ * carries (nested write, through `extensions.nestedWrite` of model/extensions.ts); `dataOf` writes
+ * another record as the writer does.
+ */
+export const CARRY: unique symbol = Symbol('rest-proxy.carry');

@@ -5,7 +5,8 @@
  */
 import type { FieldErrors } from '../errors/ProxyError.js';
 import type { CreateRequest, WriteState } from '../model/writeState.js';
-import type { ERASE, FAIL, SEND, STORED, SUCCEED, WRITE_STATE } from './protocol.js';
+import type { CARRY, ERASE, FAIL, SEND, STORED, SUCCEED, WRITE_STATE } from './protocol.js';
+import type { Request } from './Request.js';
 
 export type Action = 'create' | 'read' | 'update' | 'destroy';
 export const ACTIONS: readonly Action[] = ['create', 'read', 'update', 'destroy'];
@@ -94,6 +95,13 @@ export interface RecordLike {
   [ERASE](): void;
   /** @internal */
   [STORED](name: string): unknown;
+  /** @internal */
+  [CARRY]?(data: Record<string, unknown>, request: Request, writer: RecordWriter): Record<string, unknown> | undefined;
+}
+
+/** What a record's write asks of the writer for the records it carries (nested write): their data. */
+export interface RecordWriter {
+  getRecordData(record: RecordLike, request: Request): Record<string, unknown>;
 }
 
 /** Anything but undefined, null and '' is a valid id (so 0 is one). */

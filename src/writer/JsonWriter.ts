@@ -1,4 +1,4 @@
-import { STORED } from '../operation/protocol.js';
+import { CARRY, STORED } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
 import type { FieldInfo, RecordLike } from '../operation/types.js';
 import { applyOptions, defineOptions, is, option, type OptionSchema } from '../util/options.js';
@@ -96,8 +96,9 @@ export class JsonWriter {
     const written = request.operation.written;
     const transformRecord = this.transformRecord;
     const items = records.map((record, index) => {
-      const data = this.getRecordData(record, request);
-      written[index] = data;
+      const own = this.getRecordData(record, request);
+      // With the records its write carries (nested write), each written by this writer too.
+      const data = (written[index] = record[CARRY]?.(own, request, this) ?? own);
       return transformRecord ? transformRecord.call(this, data, record, request) : data;
     });
     let body: unknown = this.allowSingle && items.length === 1 ? items[0] : items;

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '../../src/presets.js';
-import { length, Model, ProxyError, Store } from '../../src/index.js';
+import { JsonWriter, length, Model, ProxyError, Store, type RecordLike } from '../../src/index.js';
 import { belongsTo, hasMany, hasOne, Session, type Accessor } from '../../src/associations.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 
@@ -217,5 +217,27 @@ describe('nested write with Rails accepts_nested_attributes_for', () => {
     await users.sync();
     expect(server.requests.at(-1)?.json).toEqual({ user: { name: 'Kim', profile_attributes: { bio: 'hello' } } });
     expect([bio.getId(), bio.get('user_id'), bio.dirty]).toEqual([5, 12, false]);
+  });
+});
+
+describe('nested write through the core\'s hook (no patch of the writer or the record)', () => {
+  /** A writer of an app's own: it makes the body itself and never calls super.getRecordData. */
+  class PlainWriter extends JsonWriter {
+    override getRecordData(record: RecordLike): Record<string, unknown> {
+      const { id: _id, ...rest } = record.getData();
+      return rest;
+    }
+  }
+
+  it('a custom writer that overrides getRecordData without calling super still carries the children, written by it', async () => {
+    Author.setProxy({ type: 'rest', url: `${server.url}/users`, preset: 'rails', writer: new PlainWriter({ rootProperty: 'user' }) });
+    const session = new Session();
+    const ann = await loaded(session);
+    const [fresh] = ann.posts().add({ title: 'four' });
+    ann.set('name', 'Annie');
+    server.reset();
+    await ann.save();
+    expect(writes()).toEqual([{ method: 'PUT', path: '/users/1', json: { user: { name: 'Annie', posts_attributes: [{ title: 'four' }] } } }]);
+    expect([fresh?.getId(), fresh?.get('user_id'), fresh?.phantom, ann.dirty]).toEqual([4, 1, false, false]);
   });
 });
