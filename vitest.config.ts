@@ -9,6 +9,8 @@ export default defineConfig({
       include: ['test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
+    // An empty directory for the package compiled once per run (test/build/compiled.ts).
+    globalSetup: ['test/build/compiled.setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -29,6 +29,8 @@ function call<K extends HubCall['op']>(request: Extract<HubCall, { op: K }>): Hu
  * The db copy: any change to a collection (push, splice, a row's field) sends that whole
  * collection back to the server. Proxies are cached so `db.users[0] === db.users[0]`.
  */
+const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
+
 function writeThrough(id: number, db: Db): Db {
   const proxies = new WeakMap<object, object>();
   const save = (collection: string): void => {
@@ -44,6 +46,15 @@ function writeThrough(id: number, db: Db): Db {
       new Proxy(target, {
         get(object, key) {
           const value: unknown = Reflect.get(object, key);
+          // An array's own mutators (push(...1000 rows), splice) change the copy, then send it once,
+          // not once per element they set.
+          if (Array.isArray(object) && typeof key === 'string' && MUTATORS.has(key) && typeof value === 'function') {
+            return (...args: unknown[]): unknown => {
+              const result: unknown = Reflect.apply(value, object, args);
+              save(collection);
+              return result;
+            };
+          }
           return typeof value === 'object' && value !== null ? watch(value, collection) : value;
         },
         set(object, key, value) {
