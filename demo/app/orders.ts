@@ -21,7 +21,7 @@ export class Order extends Model<{ id: number; title: string; amount: number; da
 const log = new RequestLog();
 const orders = new BufferedStore({
   model: Order,
-  proxy: { type: 'rest', url: '/api/orders', fetch: log.fetch, onRequest: log.onRequest, reader: { totalHeader: 'X-Total-Count' } },
+  proxy: { type: 'rest', url: '/api/orders', noCache: false, fetch: log.fetch, onRequest: log.onRequest, reader: { totalHeader: 'X-Total-Count' } },
   pageSize: 100,
 });
 
@@ -52,7 +52,7 @@ function rowElement(index: number, row: Order | Placeholder): HTMLDivElement {
 }
 
 /** Place the rows of the snapshot; a row whose input has the focus is kept as it is. */
-function render({ start, rows, count, total, loading, error }: BufferedSnapshot<Order>): void {
+function render({ start, rows, count, error }: BufferedSnapshot<Order>): void {
   content.style.height = `${count * ROW}px`;
   const next = new Map<number, HTMLDivElement>();
   rows.forEach((row, at) => {
@@ -71,9 +71,15 @@ function render({ start, rows, count, total, loading, error }: BufferedSnapshot<
   for (const [index, element] of shown) if (!next.has(index)) element.remove();
   shown.clear();
   for (const [index, element] of next) shown.set(index, element);
+  showStatus();
+  if (error !== undefined) alert.textContent = userMessage(error);
+}
+
+/** What is on screen, how many reads were sent, how many pages are held (after each snapshot and each request). */
+function showStatus(): void {
+  const { start, rows, count, total, loading } = orders.getSnapshot();
   const reads = log.entries.filter((entry) => entry.method === 'GET').length;
   status.textContent = `rows ${start + 1} to ${start + rows.length} of ${(total ?? count).toLocaleString('en')}${loading ? ', loading' : ''} · ${reads} reads · ${orders.getCachedPages().length} pages cached`;
-  if (error !== undefined) alert.textContent = userMessage(error);
 }
 
 function onScroll(): void {
@@ -82,5 +88,6 @@ function onScroll(): void {
 }
 
 orders.subscribe(render);
+log.subscribe(showStatus);
 box.addEventListener('scroll', onScroll);
 onScroll();
