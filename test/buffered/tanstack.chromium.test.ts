@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import ts from 'typescript';
 import { build } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -30,6 +31,14 @@ it('docs/buffered.md shows the grid that is tested here', () => {
   const doc = readFileSync(join(ROOT, 'docs', 'buffered.md'), 'utf8');
   const block = /```tsx\n([\s\S]*?useVirtualizer[\s\S]*?)```\n/.exec(doc)?.[1];
   expect(block).toBe(readFileSync(join(EXAMPLE, 'src', 'OrdersGrid.tsx'), 'utf8'));
+});
+
+it('the example type-checks as its app compiles it (JSX, \'rest-proxy\' from the sources)', { timeout: 60_000 }, () => {
+  const config = ts.getParsedCommandLineOfConfigFile(join(EXAMPLE, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  expect(config?.fileNames.some((name) => name.endsWith('OrdersGrid.tsx'))).toBe(true);
+  const paths = { 'rest-proxy': ['./src/index.ts'], 'rest-proxy/*': ['./src/*.ts'] };
+  const program = ts.createProgram(config?.fileNames ?? [], { ...config?.options, noEmit: true, baseUrl: ROOT, paths });
+  expect(ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).toEqual([]);
 });
 
 if (!hasChromium) {
