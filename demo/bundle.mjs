@@ -4,20 +4,22 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const ENTRY = fileURLToPath(new URL('./app/main.ts', import.meta.url));
+// The page of a million orders (orders.html): a virtual grid over a BufferedStore.
+const ORDERS_ENTRY = fileURLToPath(new URL('./app/orders.ts', import.meta.url));
 
 /**
  * @returns {Promise<Map<string, { type: string, text: string }>>} the files, by url path
- *   (`/app.js` and its source map `/app.js.map`)
+ *   (`/app.js`, `/orders.js` and their source maps `/app.js.map`, `/orders.js.map`)
  */
 export async function bundleApp() {
   const result = await build({
-    entryPoints: [ENTRY],
+    entryPoints: { app: ENTRY, orders: ORDERS_ENTRY },
     bundle: true,
     write: false,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
-    outfile: 'app.js', // only names the output; write: false keeps it in memory
+    outdir: 'out', // only names the outputs (app.js, orders.js); write: false keeps them in memory
     sourcemap: 'linked',
     sourceRoot: '/',
     logLevel: 'silent',

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleApp } from './bundle.mjs';
+import { addOrderRoutes } from './orders.mjs';
 
 const require = createRequire(import.meta.url);
 const jsonServer = require('json-server');
@@ -63,7 +64,7 @@ export async function startDemo(options = {}) {
 
   // The bundled page script, from memory (the demo's own page).
   if (publicDir === undefined) {
-    app.get(['/app.js', '/app.js.map'], (req, res) => {
+    app.get([...files.keys()], (req, res) => {
       const file = files.get(req.path);
       res.type(file.type).set('Cache-Control', 'no-cache').send(file.text);
     });
@@ -168,6 +169,9 @@ export async function startDemo(options = {}) {
       res.json({});
     }
   });
+
+  // A million orders computed on request, for the virtual grid of orders.html.
+  addOrderRoutes(app);
 
   app.use('/api', router);
 

@@ -182,7 +182,7 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
   readonly #seen = (number: number, page: Page<M> | undefined): void => this.#ask(number, page);
 
   #ask(number: number, page: Page<M> | undefined): void {
-    if (page !== undefined) this.#pages.use(number);
+    if (page !== undefined) this.#pages.touch(page);
     if (page === undefined || page.stale) this.#reads.ask(number);
   }
 

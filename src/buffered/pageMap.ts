@@ -39,6 +39,11 @@ export class PageMap<R> {
     if (page !== undefined) page.used = ++this.#clock;
   }
 
+  /** A page held here was used: the last to go (`use` without looking it up). */
+  touch(page: Page<R>): void {
+    page.used = ++this.#clock;
+  }
+
   set(number: number, rows: R[]): Page<R> {
     const page: Page<R> = { rows, used: ++this.#clock, stale: false };
     this.#pages.set(number, page);

@@ -7,6 +7,8 @@ import type { Zone } from './queue.js';
 
 /** A RangeError naming the method and the value, for a bad index or a reversed range. */
 export function checkRange(method: string, start: unknown, end: unknown = start): void {
+  // The common case first (getRange of every scroll step): two non-negative integers in order.
+  if (typeof start === 'number' && typeof end === 'number' && Number.isInteger(start) && Number.isInteger(end) && start >= 0 && end >= start) return;
   checkIndex(method, method === 'getAt' ? 'the index' : 'start', start);
   checkIndex(method, 'end', end);
   if (typeof start === 'number' && typeof end === 'number' && end < start) throw new RangeError(`BufferedStore.${method}: end (${end}) is before start (${start})`);
