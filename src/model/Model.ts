@@ -14,7 +14,7 @@ import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { extensions, type RecordSession } from './extensions.js';
-import { destroyRecord, proxyOf, requestOptions, saveRecord, takeServerRecord } from './persistence.js';
+import { destroyRecord, proxyOf, readById, requestOptions, saveRecord, takeServerRecord } from './persistence.js';
 import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
 import { defineModel, type ProxyOf } from './define.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
@@ -350,13 +350,13 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   async reload(options: PersistOptions = {}): Promise<this> {
     const id = this.getId();
     if (!isValidId(id) || this.phantom) throw new TypeError(`${entityNameOf(recordInfo(this).model)}.reload: the record has no id yet (it is new)${dev('; save it first')}`);
-    const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
+    const operation = readById(id, options, this.etag);
     const sent = now();
     await proxyOf(this, options).read(operation);
-    const item = operation.resultSet?.records[0];
+    const item = operation.notModified === true ? this : operation.resultSet?.records[0];
     if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
     const fresh = item instanceof Model ? item : isPlainObject(item) ? recordFromServer(this.getModelClass(), item) : undefined;
-    if (fresh !== undefined && (this[META]?.wrote ?? 0) <= sent) takeServerRecord(this, fresh);
+    if (fresh !== undefined && fresh !== this && (this[META]?.wrote ?? 0) <= sent) takeServerRecord(this, fresh);
     return this;
   }
 
