@@ -14,7 +14,7 @@ import { dev } from '../util/dev.js';
 import { checkFieldNames } from './fieldNames.js';
 import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
-import { Freshness, type StoreState } from './freshness.js';
+import { freshness, type Freshness, type StoreState } from './freshness.js';
 import { Loads, readOperation } from './load.js';
 import { sinceLoad, type SinceLoad } from './pending.js';
 import { StoreRecords, toDestroy, UNLIST } from './records.js';
@@ -97,7 +97,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       },
       changed: () => this.#changed(),
     });
-    this.#fresh = new Freshness<M>(this, this.#loads, (operation) => this.#loaded(operation, {}, sinceLoad()), () => this.#changed());
+    this.#fresh = freshness<M>(this, this.#loads, (operation) => this.#loaded(operation, {}, sinceLoad()), () => this.#changed());
     this.#syncs = new Syncs<M>({
       pending: () => this.#records.pending(),
       removed: () => this.#records.changes.removed,
@@ -310,7 +310,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   /** Show a dehydrated page as a load of its rows (a state older than what is shown is ignored). */
   hydrate(state: StoreState): void { this.#fresh.hydrate(state); }
   /** Settles once the persisted page (`persist`) was read: true when one is shown. Never rejects. */
-  get restored(): Promise<boolean> { return this.#fresh.restoredPromise; }
+  get restored(): Promise<boolean> { return this.#fresh.restored; }
 
   #loaded(operation: Operation, options: LoadOptions, since: SinceLoad<M>): M[] {
     // rest-proxy/offline: the records its outbox restored join the store first, their edits on top of the load.

@@ -10,6 +10,7 @@ import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Filter, Sorter } from '../operation/types.js';
 import { focusManager, onlineManager } from '../util/managers.js';
+import { dev } from '../util/dev.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import type { Loads } from './load.js';
 import type { LoadOptions } from './options.js';
@@ -49,195 +50,176 @@ export function persistHooks(value: unknown): PersistHooks | undefined {
 }
 
 const ignore = (): void => undefined;
+const query = (options: LoadOptions): string => JSON.stringify([options.page, options.start, options.limit, options.params, options.addRecords === true, options.discardChanges === true]);
 
-function sameQuery(a: LoadOptions, b: LoadOptions): boolean {
-  const key = ({ page, start, limit, params, addRecords, discardChanges }: LoadOptions): string => JSON.stringify([page, start, limit, params ?? {}, addRecords === true, discardChanges === true]);
-  return key(a) === key(b);
+/** A store's freshness: what the Store's one-line methods and its snapshot call. */
+export interface Freshness<M extends Model> {
+  /** The url (cache buster aside) and ETag of the answer the page came from. */
+  readonly validator: { url: string; etag: string } | undefined;
+  /** Epoch ms of the last answer (200 or 304), null before any. */
+  readonly fetchedAt: number | null;
+  /** Whether a page is shown that a load brought (loaded, restored or hydrated). */
+  readonly shows: boolean;
+  readonly isStale: boolean;
+  /** Settles once the persisted page was read (true: one is shown). */
+  readonly restored: Promise<boolean>;
+  /** A load: one asking for what a refetch in flight asks for joins it; loads wait for the persisted page. */
+  load(options: LoadOptions): Promise<M[]>;
+  /** Load again what the last load loaded (never discarding); joins a read in flight. */
+  refetch(): Promise<M[]>;
+  /** An answer came (called first): true for a 304, which changes nothing else. */
+  answered(operation: Operation): boolean;
+  /** The answer was applied: the read cache keeps the page. */
+  applied(): void;
+  dehydrate(): StoreState;
+  /** Apply a dehydrated page as a load of its rows; false when older than what is shown. */
+  hydrate(state: StoreState, restored?: boolean): boolean;
+  /** A subscriber came (the triggers run while there is one): returns the unsubscribe to call. */
+  watch(unsubscribe: () => void): () => void;
+  /** Whether autoLoad loads: not when a page still fresh is shown. */
+  mustLoad(): boolean;
+  /** No subscriber any more, or destroyed: no listener, no timer. */
+  stop(): void;
 }
 
-export class Freshness<M extends Model> {
-  /** Epoch ms of the last answer (200 or 304), null before any. */
-  fetchedAt: number | null = null;
+/**
+ * The freshness of `store`: `loads` runs its loads, `apply` takes an answer in as a load
+ * (hydrate, restore), `changed` tells subscribers.
+ */
+export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, apply: (operation: Operation) => void, changed: () => void): Freshness<M> {
+  const persist = persistHooks(store.persist);
+  let fetchedAt: number | null = null;
   /** The page shown came from a read cache: stale until a load answers. */
-  restored = false;
-  /** The url (cache buster aside) and ETag of the answer the page came from. */
-  validator: { url: string; etag: string } | undefined = undefined;
-  /** Settles once the persisted page was read (true: one was shown). */
-  readonly restoredPromise: Promise<boolean>;
+  let restoredPage = false;
+  let validator: Freshness<M>['validator'];
   /** What the last load asked for (refetch loads it again); undefined before any load. */
-  #last: LoadOptions | undefined = undefined;
-  #inflight: { options: LoadOptions; promise: Promise<M[]>; refetch: boolean } | undefined = undefined;
-  #watchers = 0;
-  #stops: (() => void)[] = [];
-  #staleTimer: ReturnType<typeof setTimeout> | undefined = undefined;
-  #ticket: unknown = undefined;
-  readonly #persist: PersistHooks | undefined;
+  let last: LoadOptions | undefined;
+  let inflight: { options: LoadOptions; promise: Promise<M[]>; refetch: boolean } | undefined;
+  let watchers = 0;
+  let stops: (() => void)[] = [];
+  let staleTimer: ReturnType<typeof setTimeout> | undefined;
+  let ticket: unknown;
+  let hydrating = false;
 
-  constructor(
-    private readonly store: Store<M>,
-    private readonly loads: Loads<M>,
-    /** Apply an answer as a load (hydrate, restore). */
-    private readonly apply: (operation: Operation) => void,
-    private readonly changed: () => void,
-  ) {
-    this.#persist = persistHooks(store.persist);
-    this.restoredPromise = this.#persist === undefined ? Promise.resolve(false) : this.#restore(this.#persist);
-  }
-
-  get isStale(): boolean {
-    if (this.fetchedAt === null || this.restored) return true;
-    const staleTime = this.store.staleTime;
-    return Date.now() - this.fetchedAt >= staleTime;
-  }
-
-  /** Whether anything is shown that a load brought (a page loaded, restored or hydrated). */
-  get shows(): boolean {
-    return this.fetchedAt !== null || this.restored;
-  }
-
-  /** A load: a refetch in flight asking for the same joins it; loads wait for the persisted page. */
-  load(options: LoadOptions): Promise<M[]> {
-    const inflight = this.#inflight;
-    if (inflight?.refetch === true && sameQuery(inflight.options, options) && options.signal === undefined) return inflight.promise;
-    return this.#run(options, false);
-  }
-
-  #run(options: LoadOptions, refetch: boolean): Promise<M[]> {
+  const isStale = (): boolean => fetchedAt === null || restoredPage || Date.now() - fetchedAt >= store.staleTime;
+  const run = (options: LoadOptions, refetch: boolean): Promise<M[]> => {
     const { signal: _signal, ...asked } = options;
-    const run = (): Promise<M[]> => {
-      this.#last = asked;
-      this.#ticket = this.#persist?.ticket();
-      return this.loads.run(options);
+    // The scope the load is sent under: its answer is kept only if the cache is still there.
+    ticket = persist?.ticket();
+    const start = (): Promise<M[]> => {
+      last = asked;
+      return loads.run(options);
     };
-    const promise = this.#persist === undefined ? run() : this.restoredPromise.then(run);
+    const promise = persist === undefined ? start() : restored.then(start);
     const entry = { options: asked, promise, refetch };
-    this.#inflight = entry;
+    inflight = entry;
     const forget = (): void => {
-      if (this.#inflight === entry) this.#inflight = undefined;
+      if (inflight === entry) inflight = undefined;
     };
     promise.then(forget, forget);
     return promise;
-  }
-
-  /** Load again what the last load loaded, in the background; joins a read in flight. */
-  refetch(): Promise<M[]> {
-    return this.#inflight?.promise ?? this.#run({ ...this.#last, addRecords: false, discardChanges: false }, true);
-  }
-
-  /** Called first by the store's answer: true for a 304 (nothing else changes). */
-  answered(operation: Operation): boolean {
-    this.fetchedAt = Date.now();
-    this.restored = false;
-    this.#armStale();
-    if (operation.notModified === true) {
-      this.changed();
-      return true;
+  };
+  /** Tell subscribers once when the page turns stale by age. */
+  const armStale = (): void => {
+    clearTimeout(staleTimer);
+    const left = fetchedAt === null || restoredPage || watchers === 0 ? 0 : fetchedAt + store.staleTime - Date.now();
+    staleTimer = left > 0 && left !== Infinity ? setTimeout(changed, left) : undefined;
+  };
+  const trigger = (stale: boolean): void => {
+    if (watchers > 0 && last !== undefined && (!stale || isStale())) self.refetch().catch(ignore);
+  };
+  const start = (): void => {
+    if (store.refetchOnFocus) stops.push(focusManager.subscribe((focused) => focused && trigger(true)));
+    if (store.refetchOnReconnect) stops.push(onlineManager.subscribe((online) => online && trigger(true)));
+    if (store.refetchInterval > 0) {
+      const timer = setInterval(() => {
+        if (store.refetchIntervalInBackground || (focusManager.isFocused() && onlineManager.isOnline())) trigger(false);
+      }, store.refetchInterval);
+      stops.push(() => clearInterval(timer));
     }
-    this.validator = operation.validated;
-    return false;
-  }
+    armStale();
+  };
 
-  /** The answer was applied: the read cache keeps the page (a load of all pages off, or one page). */
-  applied(): void {
-    if (this.#persist !== undefined && this.store.persist !== undefined) this.#persist.write(this.store.persist.key, this.dehydrate(), this.#ticket);
-  }
-
-  dehydrate(): StoreState {
-    const store = this.store;
-    const rows = store.getRange().filter((record) => !record.phantom).map((record) => ({ ...record.getData(), ...record.modified }));
-    return {
-      entity: store.model.getEntityName(), version: 1, rows, total: store.getTotalCount(), page: store.currentPage,
-      sorters: store.sorters.filter((sorter) => sorter.sorterFn === undefined).map((sorter) => ({ ...sorter })),
-      filters: store.filters.filter((filter) => filter.filterFn === undefined).map((filter) => ({ ...filter })),
-      params: { ...this.#last?.params }, etag: this.validator?.etag, url: this.validator?.url, fetchedAt: this.fetchedAt ?? Date.now(),
-    };
-  }
-
-  /** Apply a dehydrated page as a load of its rows (ignored when older than what is shown). */
-  hydrate(state: StoreState, restored = false): boolean {
-    const store = this.store;
-    const entity = store.model.getEntityName();
-    if (!isPlainObject(state) || state.version !== 1 || !Array.isArray(state.rows)) throw new TypeError(`Store of ${entity}: hydrate expects what dehydrate() gave (version 1), got ${describeValue(state)}`);
-    if (state.entity !== entity) throw new TypeError(`Store of ${entity}: hydrate was given the state of ${describeValue(state.entity)}`);
-    const at = Math.min(Number(state.fetchedAt) || 0, Date.now());
-    if (this.fetchedAt !== null && at < this.fetchedAt) return false;
-    if (Array.isArray(state.sorters)) store.sorters = state.sorters;
-    if (Array.isArray(state.filters)) store.filters = state.filters;
-    this.#last = { params: { ...state.params } };
-    const operation = new Operation({ action: 'read', page: state.page, params: { ...state.params } });
-    operation.setSuccessful(new ResultSet({ records: state.rows, total: state.total }));
-    this.apply(operation);
-    this.fetchedAt = at;
-    this.restored = restored;
-    this.validator = typeof state.etag === 'string' && typeof state.url === 'string' ? { url: state.url, etag: state.etag } : undefined;
-    this.#armStale();
-    this.changed();
-    return true;
-  }
-
-  async #restore(persist: PersistHooks): Promise<boolean> {
-    const key = this.store.persist?.key ?? '';
-    const state = await persist.read(key).catch(ignore);
-    if (state === undefined || this.fetchedAt !== null) return false;
+  const self: Freshness<M> = {
+    get validator() { return validator; },
+    get fetchedAt() { return fetchedAt; },
+    get shows() { return fetchedAt !== null || restoredPage; },
+    get isStale() { return isStale(); },
+    restored: Promise.resolve(false),
+    load(options) {
+      return inflight?.refetch === true && options.signal === undefined && query(inflight.options) === query(options) ? inflight.promise : run(options, false);
+    },
+    refetch: () => inflight?.promise ?? run({ ...last, addRecords: false, discardChanges: false }, true),
+    answered(operation) {
+      fetchedAt = Date.now();
+      restoredPage = false;
+      armStale();
+      if (operation.notModified === true) {
+        changed();
+        return true;
+      }
+      validator = operation.validated;
+      return false;
+    },
+    applied() {
+      if (persist !== undefined && store.persist !== undefined && !hydrating) persist.write(store.persist.key, self.dehydrate(), ticket);
+    },
+    dehydrate: () => ({
+      entity: store.model.getEntityName(), version: 1,
+      rows: store.getRange().filter((record) => !record.phantom).map((record) => ({ ...record.getData(), ...record.modified })),
+      total: store.getTotalCount(), page: store.currentPage,
+      sorters: store.sorters.filter((sorter) => !sorter.sorterFn),
+      filters: store.filters.filter((filter) => !filter.filterFn),
+      params: { ...last?.params }, etag: validator?.etag, url: validator?.url, fetchedAt: fetchedAt ?? Date.now(),
+    }),
+    hydrate(state, restoring = false) {
+      const entity = store.model.getEntityName();
+      if (!isPlainObject(state) || state.version !== 1 || !Array.isArray(state.rows) || state.entity !== entity) {
+        throw new TypeError(`Store of ${entity}: hydrate ${dev('expects what dehydrate() of a store of this model gave (version 1)', 'expects a state of this model')}, got ${describeValue(state)}`);
+      }
+      const at = Math.min(Number(state.fetchedAt) || 0, Date.now());
+      if (fetchedAt !== null && at < fetchedAt) return false;
+      store.sorters = state.sorters;
+      store.filters = state.filters;
+      last = { params: { ...state.params } };
+      const operation = new Operation({ action: 'read', page: state.page, params: last.params });
+      operation.setSuccessful(new ResultSet({ records: state.rows, total: state.total }));
+      hydrating = true;
+      try {
+        apply(operation);
+      } finally {
+        hydrating = false;
+      }
+      fetchedAt = at;
+      restoredPage = restoring;
+      validator = typeof state.etag === 'string' && typeof state.url === 'string' ? { url: state.url, etag: state.etag } : undefined;
+      armStale();
+      changed();
+      return true;
+    },
+    watch(unsubscribe) {
+      if (watchers++ === 0) start();
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        unsubscribe();
+        if (--watchers === 0) self.stop();
+      };
+    },
+    mustLoad: () => !self.shows || isStale(),
+    stop() {
+      for (const stop of stops) stop();
+      stops = [];
+      armStale();
+    },
+  };
+  const restored: Promise<boolean> = persist === undefined ? self.restored : persist.read(store.persist?.key ?? '').then((state) => {
     try {
-      return this.hydrate(state, true);
+      return state !== undefined && fetchedAt === null && self.hydrate(state, true);
     } catch {
       return false;
     }
-  }
-
-  // ---- the triggers: only while someone shows the store --------------------------------------
-
-  /** A subscriber came: the triggers run while there is one. Returns the unsubscribe to call. */
-  watch(unsubscribe: () => void): () => void {
-    if (this.#watchers++ === 0) this.#start();
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      unsubscribe();
-      if (--this.#watchers === 0) this.stop();
-    };
-  }
-
-  /** Whether the store should start its first load (autoLoad): not when it shows a page still fresh. */
-  mustLoad(): boolean {
-    return !this.shows || this.isStale;
-  }
-
-  #trigger(stale: boolean): void {
-    if (this.#watchers > 0 && this.#last !== undefined && (!stale || this.isStale)) this.refetch().catch(ignore);
-  }
-
-  #start(): void {
-    const store = this.store;
-    const stops = this.#stops;
-    if (store.refetchOnFocus) stops.push(focusManager.subscribe((focused) => focused && this.#trigger(true)));
-    if (store.refetchOnReconnect) stops.push(onlineManager.subscribe((online) => online && this.#trigger(true)));
-    const every = store.refetchInterval;
-    if (every > 0) {
-      const timer = setInterval(() => {
-        if (store.refetchIntervalInBackground || (focusManager.isFocused() && onlineManager.isOnline())) this.#trigger(false);
-      }, every);
-      stops.push(() => clearInterval(timer));
-    }
-    this.#armStale();
-  }
-
-  /** Tell subscribers once when the page turns stale by age. */
-  #armStale(): void {
-    clearTimeout(this.#staleTimer);
-    this.#staleTimer = undefined;
-    const staleTime = this.store.staleTime;
-    if (this.#watchers === 0 || this.fetchedAt === null || this.restored || staleTime === 0 || staleTime === Infinity) return;
-    const left = this.fetchedAt + staleTime - Date.now();
-    if (left > 0) this.#staleTimer = setTimeout(() => this.changed(), left);
-  }
-
-  /** No subscriber any more, or the store is destroyed: no listener, no timer. */
-  stop(): void {
-    for (const stop of this.#stops.splice(0)) stop();
-    clearTimeout(this.#staleTimer);
-    this.#staleTimer = undefined;
-  }
+  }, () => false);
+  return Object.assign(self, { restored });
 }

@@ -10,6 +10,7 @@ import type { Direction, Filter, Sorter } from '../operation/types.js';
 import { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import type { RestProxyConfig } from '../proxy/RestProxy.js';
+import { dev } from '../util/dev.js';
 import { is, isPlainObject, option, type Schema } from '../util/options.js';
 import type { Store } from './Store.js';
 import { persistHooks, type Freshness, type StoreState } from './freshness.js';
@@ -175,12 +176,12 @@ export const storeSchema = {
   autoLoad: option({ expect: 'a boolean or load options', test: (v) => typeof v === 'boolean' || isPlainObject(v) }, () => false),
   autoSync: option(is.boolean, () => false),
   session: option({ expect: 'a Session', test: (v) => HOLD in Object(v) }),
-  staleTime: option({ expect: 'a number of ms, 0 or more (or Infinity)', test: (v) => typeof v === 'number' && v >= 0 }, () => 0),
+  staleTime: option({ expect: 'ms >= 0', test: (v) => typeof v === 'number' && v >= 0 }, () => 0),
   refetchOnFocus: option(is.boolean, () => false),
   refetchOnReconnect: option(is.boolean, () => true),
-  refetchInterval: option({ expect: 'a number of ms, 0 (off) or at least 1000', test: (v) => v === 0 || (typeof v === 'number' && v >= 1000) }, () => 0),
+  refetchInterval: option({ expect: `0 or ms >= 1000${dev(' (seconds were likely meant)')}`, test: (v) => v === 0 || (typeof v === 'number' && v >= 1000 && v < Infinity) }, () => 0),
   refetchIntervalInBackground: option(is.boolean, () => false),
-  persist: option({ expect: '{ cache: a ReadCache (rest-proxy/offline), key: a non-empty string }', test: (v) => persistHooks(v) !== undefined && isPlainObject(v) && typeof v.key === 'string' && v.key !== '' }),
+  persist: option({ expect: `{ cache, key }${dev(': cache a ReadCache (rest-proxy/offline), key a non-empty string')}`, test: (v) => persistHooks(v) !== undefined && isPlainObject(v) && typeof v.key === 'string' && v.key !== '' }),
   initialState: option(is.plainObject),
 } satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
