@@ -6,7 +6,7 @@
  * (least recently used go first). Nothing here throws into rendering: corrupt data is deleted
  * with an `error` event, storage that cannot open leaves stores loading uncached.
  */
-import { persistTargets, type StoreState } from '../store/freshness.js';
+import { persistTargets, type Persisted, type Persisting, type StoreState } from '../store/freshness.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import type { OutboxStorage, StorageCommit, StoredObject } from './storage.js';
 
@@ -101,11 +101,7 @@ export class ReadCache {
     this.maxEntries = positive('maxEntries', config.maxEntries, 200);
     this.maxBytes = positive('maxBytes', config.maxBytes, 5 * 1024 * 1024);
     this.#ready = this.#open();
-    persistTargets.set(this, {
-      read: (key) => this.#read(key),
-      write: (key, state, ticket) => this.#write(key, state, ticket),
-      ticket: () => this.#scope,
-    });
+    persistTargets.set(this, (key, store) => this.#attach(key, store));
   }
 
   static #checkScope(scope: unknown): string {
@@ -165,6 +161,27 @@ export class ReadCache {
 
   #id(scope: string, key: string): string {
     return `${scope}\u0000${key}`;
+  }
+
+  /** A store persisting under `key`: its stored page is shown at once; its loads wait for that, and what they bring is kept. */
+  #attach(key: string, store: Persisted): Persisting {
+    // The scope the last load was sent under: its answer is kept only if the scope is still that.
+    let ticket: string | undefined;
+    const restored = this.#read(key).then((state) => {
+      try {
+        return state !== undefined && store.fetchedAt === null && store.hydrate(state, true);
+      } catch {
+        return false;
+      }
+    }, () => false);
+    return {
+      restored,
+      send: (start) => {
+        ticket = this.#scope;
+        return restored.then(start);
+      },
+      applied: () => this.#write(key, store.dehydrate(), ticket),
+    };
   }
 
   async #read(key: string): Promise<StoreState | undefined> {

@@ -32,21 +32,24 @@ export interface StoreState {
   readonly fetchedAt: number;
 }
 
-/** @internal What each persisted read cache (rest-proxy/offline's ReadCache) offers a store. */
-export const persistTargets = new WeakMap<object, PersistHooks>();
+/** @internal What each read cache (rest-proxy/offline's ReadCache) does for a store persisting through it under `key`. */
+export const persistTargets = new WeakMap<object, (key: string, store: Persisted) => Persisting>();
 
-export interface PersistHooks {
-  /** The stored page for this key, if any (never rejects). */
-  read(key: string): Promise<StoreState | undefined>;
-  /** Store what a load brought (asynchronously; `ticket` tells the scope the load was sent under). */
-  write(key: string, state: StoreState, ticket: unknown): void;
-  /** What `write` needs to know that the scope did not change since the load was sent. */
-  ticket(): unknown;
+/** What a read cache sees of a store's freshness. */
+export interface Persisted {
+  readonly fetchedAt: number | null;
+  hydrate(state: StoreState, restored: boolean): boolean;
+  dehydrate(): StoreState;
 }
 
-export function persistHooks(value: unknown): PersistHooks | undefined {
-  const cache: unknown = isPlainObject(value) ? value.cache : undefined;
-  return typeof cache === 'object' && cache !== null ? persistTargets.get(cache) : undefined;
+/** What a read cache does for a store: restore its page, hold its loads until then, keep what they bring. */
+export interface Persisting {
+  /** Settles once the stored page was read (true: one is shown). Never rejects. */
+  readonly restored: Promise<boolean>;
+  /** Run a load once the stored page was read (its answer is kept only if the scope did not change meanwhile). */
+  send<T>(start: () => Promise<T>): Promise<T>;
+  /** A load's answer was applied: keep the page. */
+  applied(): void;
 }
 
 const ignore = (): void => undefined;
@@ -87,7 +90,6 @@ export interface Freshness<M extends Model> {
  * (hydrate, restore), `changed` tells subscribers.
  */
 export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, apply: (operation: Operation) => void, changed: () => void): Freshness<M> {
-  const persist = persistHooks(store.persist);
   let fetchedAt: number | null = null;
   /** The page shown came from a read cache: stale until a load answers. */
   let restoredPage = false;
@@ -98,19 +100,16 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   let watchers = 0;
   let stops: (() => void)[] = [];
   let staleTimer: ReturnType<typeof setTimeout> | undefined;
-  let ticket: unknown;
   let hydrating = false;
 
   const isStale = (): boolean => fetchedAt === null || restoredPage || Date.now() - fetchedAt >= store.staleTime;
   const run = (options: LoadOptions, refetch: boolean): Promise<M[]> => {
     const { signal: _signal, ...asked } = options;
-    // The scope the load is sent under: its answer is kept only if the cache is still there.
-    ticket = persist?.ticket();
     const start = (): Promise<M[]> => {
       last = asked;
       return loads.run(options);
     };
-    const promise = persist === undefined ? start() : restored.then(start);
+    const promise = persisting === undefined ? start() : persisting.send(start);
     const entry = { options: asked, promise, refetch };
     inflight = entry;
     const forget = (): void => {
@@ -162,7 +161,7 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
       return false;
     },
     applied() {
-      if (persist !== undefined && store.persist !== undefined && !hydrating) persist.write(store.persist.key, self.dehydrate(), ticket);
+      if (!hydrating) persisting?.applied();
     },
     dehydrate: () => ({
       entity: store.model.getEntityName(), version: 1,
@@ -214,12 +213,8 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
       armStale();
     },
   };
-  const restored: Promise<boolean> = persist === undefined ? self.restored : persist.read(store.persist?.key ?? '').then((state) => {
-    try {
-      return state !== undefined && fetchedAt === null && self.hydrate(state, true);
-    } catch {
-      return false;
-    }
-  }, () => false);
-  return Object.assign(self, { restored });
+  const persist = store.persist;
+  // Called only after construction (loads, answers): the read cache's part, when `persist` names one.
+  const persisting: Persisting | undefined = persist && persistTargets.get(persist.cache)?.(persist.key, self);
+  return Object.assign(self, { restored: persisting?.restored ?? self.restored });
 }

@@ -13,7 +13,7 @@ import type { RestProxyConfig } from '../proxy/RestProxy.js';
 import { dev } from '../util/dev.js';
 import { is, isPlainObject, option, type Schema } from '../util/options.js';
 import type { Store } from './Store.js';
-import { persistHooks, type Freshness, type StoreState } from './freshness.js';
+import { persistTargets, type Freshness, type StoreState } from './freshness.js';
 
 /** The names of a model's fields (any string for a model that declares none). */
 export type FieldName<M extends Model> = keyof DataOf<M> & string;
@@ -181,7 +181,7 @@ export const storeSchema = {
   refetchOnReconnect: option(is.boolean, () => true),
   refetchInterval: option({ expect: `0 or ms >= 1000${dev(' (seconds were likely meant)')}`, test: (v) => v === 0 || (typeof v === 'number' && v >= 1000 && v < Infinity) }, () => 0),
   refetchIntervalInBackground: option(is.boolean, () => false),
-  persist: option({ expect: `{ cache, key }${dev(': cache a ReadCache (rest-proxy/offline), key a non-empty string')}`, test: (v) => persistHooks(v) !== undefined && isPlainObject(v) && typeof v.key === 'string' && v.key !== '' }),
+  persist: option({ expect: `{ cache, key }${dev(': cache a ReadCache (rest-proxy/offline), key a non-empty string')}`, test: (v) => isPlainObject(v) && persistTargets.has(Object(v.cache)) && typeof v.key === 'string' && v.key !== '' }),
   initialState: option(is.plainObject),
 } satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
