@@ -20,7 +20,10 @@ export function sharingGets(): Layer {
     const inflight = new Map<string, Shared>();
     return (request, attempt) => {
       if (request.shareKey === undefined || request.method !== 'GET') return next(request, attempt);
-      const key = `${request.shareKey}\n${JSON.stringify(Object.entries(request.headers).sort())}`;
+      // Header names are tokens (no ':') and values hold no line break: this key is unambiguous, and
+      // sorting names (strings) is much cheaper than sorting [name, value] pairs (each compared as text).
+      const headers = request.headers;
+      const key = `${request.shareKey}\n${Object.keys(headers).sort().map((name) => `${name}:${headers[name]}`).join('\n')}`;
       let entry = inflight.get(key);
       if (entry === undefined) {
         const controller = new AbortController();
