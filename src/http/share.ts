@@ -20,10 +20,8 @@ export function sharingGets(): Layer {
     const inflight = new Map<string, Shared>();
     return (request, attempt) => {
       if (request.shareKey === undefined || request.method !== 'GET') return next(request, attempt);
-      // Header names are tokens (no ':') and values hold no line break: this key is unambiguous, and
-      // sorting names (strings) is much cheaper than sorting [name, value] pairs (each compared as text).
-      const headers = request.headers;
-      const key = `${request.shareKey}\n${Object.keys(headers).sort().map((name) => `${name}:${headers[name]}`).join('\n')}`;
+      // The headers with their names in order (a property list): sorting [name, value] pairs compares each as text, which costs.
+      const key = `${request.shareKey}\n${JSON.stringify(request.headers, Object.keys(request.headers).sort())}`;
       let entry = inflight.get(key);
       if (entry === undefined) {
         const controller = new AbortController();
