@@ -15,11 +15,6 @@ export function ifNoneMatch(validator: Validator | undefined, url: string): stri
   return validator !== undefined && (validator.url === undefined || validator.url === url) ? validator.etag : undefined;
 }
 
-/** A 304 that answers a read sent with If-None-Match (one without is an error like any other). */
-export function notModified(response: Response, headers: Readonly<Record<string, string>>): boolean {
-  return response.status === 304 && headers['if-none-match'] !== undefined;
-}
-
 /** The validator an answer gives for its url, if it has an ETag. */
 export function validatorOf(response: Response, url: string): { url: string; etag: string } | undefined {
   const etag = response.headers.get('etag');

@@ -1,6 +1,6 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { CANNOT_SEND, cannotSend, failedWith, notJson, relativeUrl } from '../errors/messages.js';
-import { ifNoneMatch, notModified, validatorOf } from '../http/conditional.js';
+import { ifNoneMatch, validatorOf } from '../http/conditional.js';
 import { addHeaders, basicAuth } from '../http/headers.js';
 import type { AfterHook, BeforeHook } from '../http/hooks.js';
 import { retrying, type NormalizedRetry } from '../http/retry.js';
@@ -190,8 +190,9 @@ export class AjaxProxy extends ServerProxy {
       const sent = this.#prepare(request, transport);
       const exchange = await transport.send(sent, 1);
       try {
-        // A 304 to a conditional read: nothing changed (no records, no events).
-        operation.notModified = notModified(exchange.response, sent.headers);
+        // A 304 to a conditional read (sent with If-None-Match, so no-store): nothing changed (no
+        // records, no events). A 304 to any other request is an error like any other.
+        operation.notModified = sent.noStore === true && exchange.response.status === 304;
         if (operation.notModified) return operation.setSuccessful(undefined);
         readAnswer(transport.answer, request, exchange);
         if (request.action === 'read') operation.validated = validatorOf(exchange.response, sent.shareKey ?? removeQueryParam(sent.url, this.cacheString));
