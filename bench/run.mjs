@@ -23,7 +23,7 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick') || process.env.BENCH_QUICK === '1';
-// --only=load,browser,heap,sync,url,live,live-browser,associations,outbox,buffered,size runs some sections (for working on one); it
+// --only=load,browser,heap,sync,url,live,live-browser,associations,outbox,buffered,fresh,size runs some sections (for working on one); it
 // prints their tables but writes no results.json. browser = the load and the live UI in Chromium;
 // live-browser = the live UI alone in Chromium.
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
@@ -161,6 +161,13 @@ if (wanted('outbox')) {
   });
   results.outbox = JSON.parse(stdout);
 }
+if (wanted('fresh')) {
+  log('bench: 9. reads that stay fresh: a 304 revalidation, a page restored from a ReadCache (bench/freshness.mjs)');
+  const stdout = execFileSync(process.execPath, ['--expose-gc', join(benchDir, 'freshness.mjs')], {
+    env: { ...process.env, ...(quick ? { BENCH_QUICK: '1' } : {}) }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 300_000,
+  });
+  results.fresh = JSON.parse(stdout.trim().split('\n').pop() ?? '{}');
+}
 if (wanted('size')) {
   log('bench: 5. bundle sizes');
   results.sizes = await measureAll();
@@ -265,6 +272,10 @@ if (results.buffered) {
 if (results.outbox) {
   const replay = results.outbox['outbox replay of queued creates'];
   target('outbox: replay of 1,000 queued creates', replay.sync.ratio, 1.3, 'x unbatched sync', 'wall time, open() to flush()', replay.cpu.ratio);
+}
+if (results.fresh) {
+  target('revalidation of an unchanged 100-row page answered 304 (records and snapshots kept)', results.fresh.revalidation['store.load() answered 304'].cpu.ratio, 1.2, 'x bare fetch answered 304', 'client CPU');
+  target('a 1,000-row page restored from a ReadCache on MemoryStorage', results.fresh.restore['ReadCache restore (MemoryStorage)'].ms.ratio, 1.5, 'x MemoryProxy load');
 }
 if (results.sizes) {
   target('bundle: typical app, production build', results.sizes.typicalApp.gzip / 1024, TARGETS.typicalApp / 1024, 'KiB min+gzip');

@@ -32,6 +32,9 @@ export { getPreset, presetNames, registerPreset } from './proxy/presets/registry
 export type { Preset } from './proxy/presets/registry.js';
 export type { NormalizedRetry, RetryOptions } from './http/retry.js';
 export type { Listener } from './util/events.js';
+export { focusManager, onlineManager } from './util/managers.js';
+export type { FocusManager, OnlineManager } from './util/managers.js';
+export type { StoreState } from './store/freshness.js';
 export type { Subscriber } from './util/notify.js';
 
 export { Operation } from './operation/Operation.js';

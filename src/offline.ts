@@ -17,3 +17,5 @@ export { FileStorage } from './offline/file.js';
 export type { FileStorageOptions } from './offline/file.js';
 export { IndexedDBStorage } from './offline/indexeddb.js';
 export type { IndexedDBStorageOptions } from './offline/indexeddb.js';
+export { ReadCache, ReadCacheError } from './offline/readCache.js';
+export type { ReadCacheConfig, ReadCacheErrorEvent, ReadCacheErrorKind } from './offline/readCache.js';

@@ -88,6 +88,7 @@ function initOf(request: HttpRequest): RequestInit {
   if (request.body !== undefined) init.body = request.body;
   if (request.credentials) init.credentials = 'include';
   if (request.write) init.redirect = 'manual';
+  if (request.noStore === true) init.cache = 'no-store';
   return init;
 }
 

@@ -20,7 +20,8 @@ export function sharingGets(): Layer {
     const inflight = new Map<string, Shared>();
     return (request, attempt) => {
       if (request.shareKey === undefined || request.method !== 'GET') return next(request, attempt);
-      const key = `${request.shareKey}\n${JSON.stringify(Object.entries(request.headers).sort())}`;
+      // The headers with their names in order (a property list): sorting [name, value] pairs compares each as text, which costs.
+      const key = `${request.shareKey}\n${JSON.stringify(request.headers, Object.keys(request.headers).sort())}`;
       let entry = inflight.get(key);
       if (entry === undefined) {
         const controller = new AbortController();

@@ -30,6 +30,8 @@ export interface HttpRequest {
   readonly shareKey: string | undefined;
   /** What the request is about, for hooks (the proxy's Request); the layers never look into it. */
   readonly context?: unknown;
+  /** Skip HTTP caches (`cache: 'no-store'`): a read that carries its own validator. */
+  readonly noStore?: boolean | undefined;
   /** Told before each retry. */
   readonly onRetry?: ((attempt: number, delay: number, reason: RetryReason) => void) | undefined;
 }

@@ -15,7 +15,7 @@ import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { extensions, type RecordSession } from './extensions.js';
-import { destroyRecord, proxyOf, requestOptions, saveRecord, takeServerRecord } from './persistence.js';
+import { destroyRecord, proxyOf, readById, requestOptions, saveRecord, takeServerRecord } from './persistence.js';
 import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
 import { defineModel, type ProxyOf } from './define.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
@@ -39,10 +39,11 @@ declare const DATA_TYPE: unique symbol;
 let adopting: Record<string, unknown> | undefined;
 
 /** Read one record by id through `proxy`: the answer's item (kind 'server' when it has none). */
-async function readOne(proxy: Proxy, id: unknown, options: PersistOptions): Promise<unknown> {
-  const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
+/** One record read by id; `held`'s ETag goes as If-None-Match, and a 304 answers with `held` itself. */
+async function readOne(proxy: Proxy, id: unknown, options: PersistOptions, held?: { readonly etag: string | undefined }): Promise<unknown> {
+  const operation = readById(id, options, held?.etag);
   await proxy.read(operation);
-  const item = operation.resultSet?.records[0];
+  const item = operation.notModified === true ? held : operation.resultSet?.records[0];
   if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
   return item;
 }
@@ -357,9 +358,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     const id = this.getId();
     if (!isValidId(id) || this.phantom) throw new TypeError(`${entityNameOf(recordInfo(this).model)}.reload: the record has no id yet (it is new)${dev('; save it first')}`);
     const sent = now();
-    const item = await readOne(proxyOf(this, options), id, options);
+    const item = await readOne(proxyOf(this, options), id, options, this);
     const fresh = item instanceof Model ? item : isPlainObject(item) ? recordFromServer(this.getModelClass(), item) : undefined;
-    if (fresh === undefined || (this[META]?.wrote ?? 0) > sent) return this;
+    // A 304 (the record's ETag sent as If-None-Match) answers with the record itself: nothing to take.
+    if (fresh === undefined || fresh === this || (this[META]?.wrote ?? 0) > sent) return this;
     // Nested association data (rest-proxy/associations): checked whole first, read once the record took the answer.
     const nested = extensions.readAnswer?.(this, fresh[DATA], true);
     takeServerRecord(this, fresh);

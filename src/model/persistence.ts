@@ -196,6 +196,13 @@ export async function runDestroy(record: Model<object>, options: PersistOptions)
   return operation;
 }
 
+/** A read by id; the record's ETag goes as If-None-Match (a 304 then leaves the record as it is). */
+export function readById(id: unknown, options: PersistOptions, etag?: string): Operation {
+  const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
+  if (etag !== undefined) operation.validator = { etag };
+  return operation;
+}
+
 export function requestOptions(options: PersistOptions): { params?: Record<string, unknown>; signal?: AbortSignal; headers?: Record<string, string> } {
   return {
     ...(options.params ? { params: options.params } : {}),

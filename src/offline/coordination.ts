@@ -2,6 +2,7 @@
  * How an outbox meets the other tabs of its app: a leader replays, every tab broadcasts its
  * changes (tabs.ts: real tabs where BroadcastChannel exists, else one tab, always the leader).
  */
+import { focusManager, onlineManager } from '../util/managers.js';
 import type { JsonValue } from './storage.js';
 
 export interface TabCoordinator {
@@ -21,7 +22,7 @@ export interface TabCoordinator {
   close(): void;
 }
 
-/** Call `listener` when the browser may be back online: the `online` event, the page becoming visible. Returns an unsubscribe function. */
+/** Call `listener` when the browser may be back online: the `online` event, the page becoming visible, or `onlineManager` / `focusManager` turning true. Returns an unsubscribe function. */
 export function onReconnect(listener: () => void): () => void {
   const target: unknown = globalThis;
   const page: unknown = Reflect.get(globalThis, 'document');
@@ -36,5 +37,9 @@ export function onReconnect(listener: () => void): () => void {
     }
   };
   call('addEventListener');
-  return () => call('removeEventListener');
+  const managers = [onlineManager, focusManager].map((manager) => manager.subscribe((now) => now && listener()));
+  return () => {
+    call('removeEventListener');
+    for (const stop of managers) stop();
+  };
 }

@@ -113,6 +113,12 @@ export class Operation<R extends RecordLike = RecordLike> {
   sentAs: CreateRequest | undefined = undefined;
   /** @internal Sent once, never retried by the proxy (an outbox backs off itself). */
   declare once?: boolean;
+  /** @internal A read's validator: sent as If-None-Match when the read asks for this url (cache buster aside; none: a read by id). */
+  declare validator?: { url?: string | undefined; etag: string } | undefined;
+  /** @internal The url (cache buster aside) and ETag of a read's answer, to send as its validator next time. */
+  declare validated?: { url: string; etag: string } | undefined;
+  /** @internal The read was answered 304 Not Modified: nothing changed. */
+  declare notModified?: boolean;
 
   constructor(config: OperationConfig<R>) {
     if (!isPlainObject(config) || config.action === undefined) {

@@ -1,5 +1,6 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { CANNOT_SEND, cannotSend, failedWith, notJson, relativeUrl } from '../errors/messages.js';
+import { ifNoneMatch, validatorOf } from '../http/conditional.js';
 import { addHeaders, basicAuth } from '../http/headers.js';
 import type { AfterHook, BeforeHook } from '../http/hooks.js';
 import { retrying, type NormalizedRetry } from '../http/retry.js';
@@ -23,7 +24,7 @@ import { dev } from '../util/dev.js';
 
 export type { AjaxProxyConfig, FetchFunction, RequestHookContext, ResponseHookContext };
 
-type AjaxDefaults = 'actionMethods' | 'headers' | 'withCredentials' | 'paramsAsJson' | 'idempotencyKey' | 'etag' | 'maxResponseBytes';
+type AjaxDefaults = 'actionMethods' | 'headers' | 'withCredentials' | 'paramsAsJson' | 'idempotencyKey' | 'etag' | 'maxResponseBytes' | 'conditionalReads';
 
 // The option properties come from AjaxProxyConfig (declared once there, with their documentation).
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
@@ -186,9 +187,15 @@ export class AjaxProxy extends ServerProxy {
       const request = this.buildRequest(operation);
       request.method = this.getMethod(request).toUpperCase();
       if (operation.action !== 'read') this.#write(request);
-      const exchange = await transport.send(this.#prepare(request, transport), 1);
+      const sent = this.#prepare(request, transport);
+      const exchange = await transport.send(sent, 1);
       try {
+        // A 304 to a conditional read (sent with If-None-Match, so no-store): nothing changed (no
+        // records, no events). A 304 to any other request is an error like any other.
+        operation.notModified = sent.noStore === true && exchange.response.status === 304;
+        if (operation.notModified) return operation.setSuccessful(undefined);
         readAnswer(transport.answer, request, exchange);
+        if (request.action === 'read') operation.validated = validatorOf(exchange.response, sent.shareKey ?? removeQueryParam(sent.url, this.cacheString));
         return;
       } catch (error) {
         // Our own earlier, unanswered write was applied: send this one again with what the answer said.
@@ -235,15 +242,22 @@ export class AjaxProxy extends ServerProxy {
     }
     if (FORBIDDEN_VERBS.has(method)) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.verb(method)), { mayHaveBeenApplied: false });
     if (body !== undefined && !hasBody) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.body(method, request.action)), { mayHaveBeenApplied: false });
-    const url = this.#finalUrl(request, params, label);
+    let url = this.#finalUrl(request, params, label);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = this.writer.contentType;
     Object.assign(headers, transport.headers);
     addHeaders(headers, request.headers);
     if (transport.headers['authorization'] !== undefined) headers['authorization'] = transport.headers['authorization'];
     for (const feature of transport.features) feature.beforeSend?.(request, headers);
-    request.headers = headers;
     const operation = request.operation;
+    // A read of the url its validator came from: If-None-Match, no cache buster, no HTTP cache.
+    const bare = method === 'GET' ? removeQueryParam(url, this.cacheString) : url;
+    const etag = request.action === 'read' && this.conditionalReads ? ifNoneMatch(operation.validator, bare) : undefined;
+    if (etag !== undefined) {
+      headers['if-none-match'] = etag;
+      url = bare;
+    }
+    request.headers = headers;
     return {
       url,
       method,
@@ -254,7 +268,8 @@ export class AjaxProxy extends ServerProxy {
       write: method !== 'GET',
       signal: operation.signal,
       retryable: !operation.once && this.#retryable(request.action, method),
-      shareKey: method === 'GET' && transport.sharing ? removeQueryParam(url, this.cacheString) : undefined,
+      shareKey: method === 'GET' && transport.sharing ? bare : undefined,
+      noStore: etag !== undefined,
       context: request,
       onRetry: (attempt, delay, reason) => this.fire('retry', { proxy: this, operation, attempt, delay, reason }),
     };

@@ -4,7 +4,7 @@ import { extensions } from '../model/extensions.js';
 import { belongsTo, now, unjoin } from '../model/internal.js';
 import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import type { Batch } from '../operation/Batch.js';
-import { Operation } from '../operation/Operation.js';
+import type { Operation } from '../operation/Operation.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { Observable } from '../util/events.js';
@@ -14,8 +14,9 @@ import { dev } from '../util/dev.js';
 import { checkFieldNames } from './fieldNames.js';
 import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
-import { Loads, pagingOf } from './load.js';
-import type { SinceLoad } from './pending.js';
+import { freshness, type Freshness, type StoreState } from './freshness.js';
+import { Loads, readOperation } from './load.js';
+import { sinceLoad, type SinceLoad } from './pending.js';
 import { StoreRecords, toDestroy, UNLIST } from './records.js';
 import { SHARED, Syncs, type SyncShare } from './sync.js';
 
@@ -54,9 +55,10 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
   #error: ProxyError | BatchError | undefined = undefined;
   #destroyed = false;
   /** What the store shows, and its listeners. The records are the view's: a new array only when something shown changed. */
-  readonly #view = new View<StoreSnapshot<M>>(() => snapshotOf(this, this.#error, this.#records.list.view.records()), sameSnapshot);
+  readonly #view: View<StoreSnapshot<M>> = new View(() => snapshotOf(this, this.#error, this.#records.list.view.records(), this.#fresh), sameSnapshot);
   /** The records held (listed, removed, off the page) and what the store does when they change. */
   readonly #records: StoreRecords<M>;
+  readonly #fresh: Freshness<M>;
 
   constructor(config: StoreConfig<M> = {}) {
     super();
@@ -81,7 +83,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       },
     });
     this.#loads = new Loads<M>({
-      operation: (options, signal) => this.#loadOperation(options, signal),
+      operation: (options, signal) => readOperation(this, options, signal, this.#fresh.validator),
       proxy: () => this.getProxy(),
       before: (operation) => this.fire('beforeload', { store: this, operation }),
       loaded: (operation, options, since) => this.#loaded(operation, options, since),
@@ -95,6 +97,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       },
       changed: () => this.#changed(),
     });
+    this.#fresh = freshness<M>(this, this.#loads, (operation) => this.#loaded(operation, {}, sinceLoad()), () => this.#changed());
     this.#syncs = new Syncs<M>({
       pending: () => this.#records.pending(),
       removed: () => this.#records.changes.removed,
@@ -119,13 +122,14 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
       if (!Array.isArray(data)) throw new TypeError(`Store: data must be an array of records or objects, got ${describeValue(data)}`);
       this.#insert(this.#records.list.all.length, data, false);
     }
+    if (this.initialState !== undefined) this.hydrate(this.initialState);
     if (this.autoLoad !== false) {
       if (this.proxy === undefined && this.model.proxy === undefined) {
         throw new TypeError(`Store: autoLoad needs a proxy, and neither the store nor its model (${this.model.getEntityName()}) has one${dev('; give the store a proxy, or the model a static proxy')}`);
       }
       const options = this.autoLoad === true ? {} : this.autoLoad;
       queueMicrotask(() => {
-        this.load(options).catch(ignore);
+        if (this.#fresh.mustLoad()) this.load(options).catch(ignore);
       });
     }
   }
@@ -296,47 +300,40 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * completed after the load was sent are not undone by its answer.
    */
   load(options: LoadOptions = {}): Promise<M[]> {
-    return this.#destroyed ? Promise.reject(gone(this.model, 'load')) : this.#loads.run(options);
+    return this.#destroyed ? Promise.reject(gone(this.model, 'load')) : this.#fresh.load(options);
   }
 
-  #loadOperation(options: LoadOptions, signal: AbortSignal): Operation {
-    return new Operation({
-      action: 'read',
-      ...pagingOf(options, this.pageSize, this.currentPage),
-      params: { ...options.params },
-      // Sorters and filters with a function run here, after the load: they cannot be sent.
-      sorters: this.remoteSort ? this.sorters.filter((sorter) => sorter.sorterFn === undefined) : [],
-      filters: this.remoteFilter ? this.filters.filter((filter) => filter.filterFn === undefined) : [],
-      ...(this.remoteGroup && this.groupField !== undefined ? { grouper: { property: this.groupField, direction: this.groupDir } } : {}),
-      signal,
-    });
-  }
+  /** Load again what the last load loaded, in the background: never discards, joins a read in flight. */
+  refetch(): Promise<M[]> { return this.#destroyed ? Promise.reject(gone(this.model, 'refetch')) : this.#fresh.refetch(); }
+  /** The page shown, JSON-serialisable, for `initialState` or `hydrate()` (server rendering). */
+  dehydrate(): StoreState { return this.#fresh.dehydrate(); }
+  /** Show a dehydrated page as a load of its rows (a state older than what is shown is ignored). */
+  hydrate(state: StoreState): void { this.#fresh.hydrate(state); }
+  /** Settles once the persisted page (`persist`) was read: true when one is shown. Never rejects. */
+  get restored(): Promise<boolean> { return this.#fresh.restored; }
 
   #loaded(operation: Operation, options: LoadOptions, since: SinceLoad<M>): M[] {
     // rest-proxy/offline: the records its outbox restored join the store first, their edits on top of the load.
+    const notModified = this.#fresh.answered(operation);
+    this.#error = undefined;
+    if (notModified) return this.getRange();
     extensions.outboxOf?.(this.model)?.restore<M>(this, operation);
     const records = this.#records.adopt(operation.resultSet?.records ?? []);
     const listed = this.#records.applyLoad(records, options, since);
     this.#totalCount = operation.resultSet?.total ?? records.length;
     if (operation.page !== undefined) this.currentPage = operation.page;
-    this.#error = undefined;
+    this.#fresh.applied();
     this.fire('load', { store: this, records: listed, operation, successful: true });
     this.fire('datachanged', { store: this });
     return listed;
   }
 
   /** Load page n (1-based). */
-  loadPage(page: number, options: LoadOptions = {}): Promise<M[]> {
-    return this.load({ ...options, page });
-  }
+  loadPage(page: number, options: LoadOptions = {}): Promise<M[]> { return this.load({ ...options, page }); }
 
-  nextPage(options: LoadOptions = {}): Promise<M[]> {
-    return this.loadPage(this.currentPage + 1, options);
-  }
+  nextPage(options: LoadOptions = {}): Promise<M[]> { return this.loadPage(this.currentPage + 1, options); }
 
-  previousPage(options: LoadOptions = {}): Promise<M[]> {
-    return this.loadPage(Math.max(1, this.currentPage - 1), options);
-  }
+  previousPage(options: LoadOptions = {}): Promise<M[]> { return this.loadPage(Math.max(1, this.currentPage - 1), options); }
 
   /** The number of pages at the last load's total. */
   getPageCount(): number {
@@ -459,6 +456,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#loads.stop();
+    this.#fresh.stop();
     this.#records.release();
     this.dropListeners();
     this.#view.clear();
@@ -478,7 +476,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
    * record). Returns the function that unsubscribes. Svelte can use a store as a store (`$store`).
    */
   subscribe(listener: Subscriber<StoreSnapshot<M>>): () => void {
-    return this.#view.add(listener);
+    return this.#fresh.watch(this.#view.add(listener));
   }
 
   /** What the store looks like now: the same object until something visible changes. */

@@ -6,7 +6,8 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { LOAD } from '../errors/messages.js';
 import type { Model } from '../model/Model.js';
-import type { Operation } from '../operation/Operation.js';
+import { Operation } from '../operation/Operation.js';
+import type { Direction, Filter, Sorter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { describeValue } from '../util/options.js';
 import type { LoadOptions } from './options.js';
@@ -42,6 +43,27 @@ export function pagingOf(options: LoadOptions, pageSize: number, currentPage: nu
   const thePage = page ?? (start !== undefined && size ? Math.floor(start / size) + 1 : currentPage);
   const theStart = start ?? (size !== undefined ? (thePage - 1) * size : undefined);
   return { page: thePage, ...(theStart !== undefined ? { start: theStart } : {}), ...(size !== undefined ? { limit: size } : {}) };
+}
+
+/** What a store's read operation is made of. */
+interface Query {
+  pageSize: number; currentPage: number; remoteSort: boolean; remoteFilter: boolean; remoteGroup: boolean;
+  sorters: readonly Sorter[]; filters: readonly Filter[]; groupField?: string | undefined; groupDir: Direction;
+}
+
+/** The read operation of a store's load: paging, the remote sorters, filters and grouper (those with a function run after the load: they cannot be sent). */
+export function readOperation(store: Query, options: LoadOptions, signal: AbortSignal, validator: Operation['validator']): Operation {
+  const operation = new Operation({
+    action: 'read',
+    ...pagingOf(options, store.pageSize, store.currentPage),
+    params: { ...options.params },
+    sorters: store.remoteSort ? store.sorters.filter((sorter) => sorter.sorterFn === undefined) : [],
+    filters: store.remoteFilter ? store.filters.filter((filter) => filter.filterFn === undefined) : [],
+    ...(store.remoteGroup && store.groupField !== undefined ? { grouper: { property: store.groupField, direction: store.groupDir } } : {}),
+    signal,
+  });
+  operation.validator = validator;
+  return operation;
 }
 
 export class Loads<M extends Model<object>> {

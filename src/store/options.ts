@@ -10,8 +10,10 @@ import type { Direction, Filter, Sorter } from '../operation/types.js';
 import { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import type { RestProxyConfig } from '../proxy/RestProxy.js';
+import { dev } from '../util/dev.js';
 import { is, isPlainObject, option, type Schema } from '../util/options.js';
 import type { Store } from './Store.js';
+import { persistTargets, type Freshness, type StoreState } from './freshness.js';
 
 /** The names of a model's fields (any string for a model that declares none). */
 export type FieldName<M extends Model> = keyof DataOf<M> & string;
@@ -59,6 +61,20 @@ export interface StoreConfig<M extends Model> {
    * store keeps its own records).
    */
   session?: Identity | undefined;
+  /** Ms after a load during which the page counts as fresh (no trigger refetches it); `Infinity`: never stale by age. Default 0. */
+  staleTime?: number;
+  /** Refetch a stale store someone shows when the page becomes visible again (`visibilitychange`). Default false. */
+  refetchOnFocus?: boolean;
+  /** Refetch a stale store someone shows when the network comes back. Default true. */
+  refetchOnReconnect?: boolean;
+  /** Refetch a store someone shows every so many ms (at least 1000); 0: never. Default 0. */
+  refetchInterval?: number;
+  /** Keep the interval going while the page is hidden or offline. Default false. */
+  refetchIntervalInBackground?: boolean;
+  /** Keep the last page in a `ReadCache` (rest-proxy/offline) under `key`: shown at once on the next start. */
+  persist?: { cache: object; key: string } | undefined;
+  /** A page `store.dehydrate()` gave (server rendering): shown at once, applied as a load. */
+  initialState?: StoreState | undefined;
 }
 
 export interface LoadOptions {
@@ -117,7 +133,14 @@ export interface StoreSnapshot<M extends Model = Model> {
   readonly total: number;
   readonly page: number;
   readonly pageCount: number;
+  /** A read is in flight and nothing is shown yet (no page loaded, restored or hydrated): show a spinner. */
   readonly loading: boolean;
+  /** Any read in flight (a refetch behind the page shown included): at most a quiet marker. */
+  readonly isFetching: boolean;
+  /** Epoch ms of the last answer (200 or 304), null before any. */
+  readonly fetchedAt: number | null;
+  /** No page yet, a restored page, or older than `staleTime`. */
+  readonly isStale: boolean;
   readonly syncing: boolean;
   /** Whether anything waits to be synced (new, edited or removed records). */
   readonly hasChanges: boolean;
@@ -153,20 +176,30 @@ export const storeSchema = {
   autoLoad: option({ expect: 'a boolean or load options', test: (v) => typeof v === 'boolean' || isPlainObject(v) }, () => false),
   autoSync: option(is.boolean, () => false),
   session: option({ expect: 'a Session', test: (v) => HOLD in Object(v) }),
+  staleTime: option({ expect: 'ms >= 0', test: (v) => typeof v === 'number' && v >= 0 }, () => 0),
+  refetchOnFocus: option(is.boolean, () => false),
+  refetchOnReconnect: option(is.boolean, () => true),
+  refetchInterval: option({ expect: `0 or ms >= 1000${dev(' (seconds were likely meant)')}`, test: (v) => v === 0 || (typeof v === 'number' && v >= 1000 && v < Infinity) }, () => 0),
+  refetchIntervalInBackground: option(is.boolean, () => false),
+  persist: option({ expect: `{ cache, key }${dev(': cache a ReadCache (rest-proxy/offline), key a non-empty string')}`, test: (v) => isPlainObject(v) && persistTargets.has(Object(v.cache)) && typeof v.key === 'string' && v.key !== '' }),
+  initialState: option(is.plainObject),
 } satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
 /** The options that have a default (never undefined). */
-export type StoreDefaults = 'pageSize' | 'remoteSort' | 'remoteFilter' | 'remoteGroup' | 'sorters' | 'filters' | 'groupDir' | 'autoLoad' | 'autoSync';
+export type StoreDefaults = 'pageSize' | 'remoteSort' | 'remoteFilter' | 'remoteGroup' | 'sorters' | 'filters' | 'groupDir' | 'autoLoad' | 'autoSync' | 'staleTime' | 'refetchOnFocus' | 'refetchOnReconnect' | 'refetchInterval' | 'refetchIntervalInBackground';
 
 /** What a store looks like now (see Store.getSnapshot). */
-export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError | BatchError | undefined, records: readonly M[]): StoreSnapshot<M> {
+export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError | BatchError | undefined, records: readonly M[], fresh: Freshness<M>): StoreSnapshot<M> {
   return Object.freeze({
     store,
     records,
     total: store.getTotalCount(),
     page: store.currentPage,
     pageCount: store.getPageCount(),
-    loading: store.loading,
+    loading: store.loading && !fresh.shows,
+    isFetching: store.loading,
+    fetchedAt: fresh.fetchedAt,
+    isStale: fresh.isStale,
     syncing: store.isSyncing,
     hasChanges: store.hasChanges(),
     error,

@@ -424,7 +424,9 @@ describe('found by review: changes that must be told, and only once', () => {
     class Remote extends User {}
     // With the cache buster: the row is edited behind the server's back (its ETag stays), and a
     // browser would revalidate a plain GET and be told 304, serving the old body from its cache.
-    Remote.setProxy(new RestProxy({ url: `${server.url}/users` }));
+    // (conditionalReads off: a reload would send the record's ETag, and this server, whose ETag
+    // did not change, would rightly answer 304.)
+    Remote.setProxy(new RestProxy({ url: `${server.url}/users`, conditionalReads: false }));
     const record = await Remote.load(1);
     record.set('name', 'mine');
     const row = server.db.users?.find((candidate) => candidate.id === 1);

@@ -63,6 +63,11 @@ export interface AjaxProxyConfig extends ServerProxyConfig {
    */
   shareReads?: boolean | undefined;
   /**
+   * A read of the url a page or record came from sends its ETag as `If-None-Match` (without the
+   * cache buster), and a 304 changes nothing. `false` never sends If-None-Match. Default true.
+   */
+  conditionalReads?: boolean;
+  /**
    * The largest answer read, in bytes. A larger one (by its `Content-Length`, or as it is read)
    * fails at once with kind `'parse'` naming the limit; its body is let go, and it is never
    * retried. Default 134217728 (128 MiB). @example { maxResponseBytes: 8 * 1024 * 1024 }
@@ -146,6 +151,7 @@ export const ajaxSchema = {
   paramsAsJson: option(is.boolean, () => false),
   fetch: option(is.function),
   shareReads: option(is.boolean),
+  conditionalReads: option(is.boolean, () => true),
   maxResponseBytes: option({ expect: 'a positive integer', test: (v) => typeof v === 'number' && v >= 1 && (Number.isInteger(v) || v === Infinity) }, () => 128 * 1024 * 1024),
   retry: option(isRetry, () => ({}), normalizeRetry),
   idempotencyKey: option(is.boolean, () => false),
