@@ -10,6 +10,6 @@ export default defineConfig({
     pool: 'forks',
     // Four files side by side (records, batched, graph, outbox): the runs mostly wait on stalls,
     // timeouts and retries (~70 s of CPU in ~11 min under load), so they overlap well on 2 cores.
-    maxWorkers: 4,
+    maxWorkers: 2,
   },
 });

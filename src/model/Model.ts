@@ -15,7 +15,7 @@ import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { extensions, type RecordSession } from './extensions.js';
-import { destroyRecord, proxyOf, readById, requestOptions, saveRecord, takeServerRecord } from './persistence.js';
+import { destroyRecord, proxyOf, readById, saveRecord, takeServerRecord } from './persistence.js';
 import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
 import { defineModel, type ProxyOf } from './define.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
