@@ -8,7 +8,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Four files side by side (records, batched, graph, outbox): the runs mostly wait on stalls,
+    // Two of the four files (records, batched, graph, outbox) side by side: the runs mostly wait on stalls,
     // timeouts and retries (~70 s of CPU in ~11 min under load), so they overlap well on 2 cores.
     maxWorkers: 2,
   },
