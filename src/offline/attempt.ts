@@ -8,6 +8,7 @@ import { enqueue, metaOf } from '../model/writes.js';
 import { Operation } from '../operation/Operation.js';
 import { asJson } from './classify.js';
 import type { Entry } from './entry.js';
+import { heldRecord } from './held.js';
 import { sentCreate } from './restore.js';
 import { done } from './table.js';
 import type { AnyModel } from './types.js';
@@ -36,11 +37,17 @@ export function storedId(record: Model<object>): Entry['rid'] {
   return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored['id'] ?? null) : null;
 }
 
-/** The other saved records of the row a confirmed destroy (`entry`, of `record`) removed: they are gone too (a load's copy and the record restored after a reload). */
-export function copiesOf(entry: Entry, record: Model<object>, records: Iterable<Model<object>>): Model<object>[] {
-  const row = JSON.stringify(entry.rid ?? storedId(record));
+/**
+ * The other saved records of the row a confirmed destroy (`entry`, of `record`) removed: they are
+ * gone too (a load's copy, the record restored after a reload). Those without entries left (let go
+ * once their own writes were sent) are found where this tab holds them (held.ts).
+ */
+export function copiesOf(entry: Entry, record: Model<object>, records: Iterable<Model<object>>, model: AnyModel | undefined): Model<object>[] {
+  const rid = entry.rid ?? storedId(record);
+  const row = JSON.stringify(rid);
   const out = new Set<Model<object>>();
-  for (const other of records) {
+  const held = model === undefined || rid === null ? undefined : heldRecord(model, rid);
+  for (const other of held === undefined ? records : [...records, held]) {
     if (other !== record && !other.erased && !other.phantom && other.getModelClass().getEntityName() === entry.entity && JSON.stringify(storedId(other)) === row) out.add(other);
   }
   return [...out];

@@ -17,7 +17,7 @@ import { OutboxError } from './errors.js';
 import { MemoryStorage, type OutboxStorage, type StorageCommit, type StoredObject } from './storage.js';
 import { dependencyError, failedEntry, listFailed, type Host } from './failed.js';
 import { Sharing } from './shared.js';
-import { readStored, restoreRecord, sentCreate } from './restore.js';
+import { readStored, restoreRecord } from './restore.js';
 import { done, Emitter, EntryTable, letGo, otherScopes, sameSnapshot, Waiters } from './table.js';
 import type { AnyModel, FailedEntry, OutboxConfig, OutboxSnapshot } from './types.js';
 
@@ -327,7 +327,7 @@ export class Replay {
 
   /** A confirmed destroy: the other records of its row (a load's copy, one restored after a reload) are gone too, their writes not in flight dropped. */
   #endCopies(entry: Entry, record: Model<object>): void {
-    for (const copy of copiesOf(entry, record, [...this.live.values(), ...this.restored])) {
+    for (const copy of copiesOf(entry, record, [...this.live.values(), ...this.restored], this.models.get(entry.entity))) {
       const pending = this.#table.of(copy.clientId).filter((other) => other.phase !== 'sending');
       if (pending.length > 0) this.drop(pending, done('destroy', copy));
       eraseRecord(copy);
