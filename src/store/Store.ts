@@ -7,10 +7,10 @@ import type { Batch } from '../operation/Batch.js';
 import { Operation } from '../operation/Operation.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
-import { Observable } from '../util/events.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
 import { dev } from '../util/dev.js';
+import { SHOWN, StoreBase } from './base.js';
 import { checkFieldNames } from './fieldNames.js';
 import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
@@ -43,7 +43,7 @@ export interface Store<M extends Model = Model> extends Omit<Stored<StoreConfig<
  * undoes a write that completed after it was sent.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> implements Iterable<M> {
+export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>> {
   /** The page last loaded (1-based). */
   currentPage = 1;
 
@@ -144,17 +144,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     return this.#loads.running;
   }
 
-  getCount(): number {
-    return this.#records.list.visible.length;
-  }
-
   /** The total the server reported at the last load (for paging), else the number of records. */
   getTotalCount(): number {
     return this.#totalCount ?? this.#records.list.all.length;
-  }
-
-  getAt(index: number): M | undefined {
-    return this.#records.list.visible[index];
   }
 
   /** The record with this id, among all records (also those a local filter hides). */
@@ -163,21 +155,8 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     return key === undefined ? undefined : this.#records.list.find(key);
   }
 
-  indexOf(record: M): number {
-    return this.#records.list.visible.indexOf(record);
-  }
-
-  /** The records from `start` to `end`, both included (all by default). */
-  getRange(start = 0, end?: number): M[] {
-    const list = this.#records.list.visible;
-    const to = end === undefined ? list.length : end + 1;
-    // The whole list spread, not sliced: the view's array may be frozen (a snapshot holds it), and V8 slices those slowly.
-    return start === 0 && to >= list.length ? [...list] : list.slice(start, to);
-  }
-
-  [Symbol.iterator](): Iterator<M> {
-    return this.#records.list.visible[Symbol.iterator]();
-  }
+  /** @internal */
+  [SHOWN](): M[] { return this.#records.list.visible; }
 
   #insert(index: number, items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>, fireEvents: boolean): M[] {
     const added = this.#records.insert(index, items);
