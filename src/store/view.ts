@@ -5,15 +5,12 @@
  * array when something shown changed, the same array otherwise. Sort keys are converted once per
  * record and sorter; ties keep the order the records were added or loaded in.
  */
-import { DATA } from '../model/internal.js';
 import type { Model } from '../model/Model.js';
-import type { Field } from '../model/fields.js';
-import { recordInfo } from '../model/modelInfo.js';
-import { ownValue, readField } from '../model/values.js';
+import { readField } from '../model/values.js';
 import type { Filter, Sorter } from '../operation/types.js';
 import type { Group } from './options.js';
 import { valueTest } from '../util/filtering.js';
-import { compareText, textOf } from '../util/sorting.js';
+import { compareKeys, reader, sameItems, sameList, sortKey } from './viewKeys.js';
 import { moveItem } from '../util/arrays.js';
 
 /** What the view knows of a listed record: where it came (ord), whether it is shown, its sort keys, where it was last seen in the view's arrays. */
@@ -26,40 +23,6 @@ interface Entry<M> {
   keys: readonly unknown[];
   at: number;
   shownAt: number;
-}
-
-type Read<M> = (record: M) => unknown;
-
-/** A value as a sort key: empty (undefined, null, NaN) as undefined, a Date as its time, an object as its JSON. */
-function sortKey(value: unknown): unknown {
-  if (value === null || value === undefined || Number.isNaN(value)) return undefined;
-  if (typeof value !== 'object') return value;
-  return value instanceof Date ? sortKey(value.getTime()) : textOf(value);
-}
-
-/** compareValues (util/sorting) on sort keys: numbers by value, strings by code point, empty last. */
-function compareKeys(x: unknown, y: unknown): number {
-  if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
-  if (typeof x === 'number' && typeof y === 'number') return x - y;
-  if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
-  if (typeof x === 'boolean' && typeof y === 'boolean') return Number(x) - Number(y);
-  return compareText(x, y);
-}
-
-/** A field's value as `get` gives it, read from the record's data when it needs no conversion. */
-function reader<M extends Model<object>>(name: string): Read<M> {
-  // The field of the last record's class (a store's records are of one class, or a few).
-  let model: unknown;
-  let field: Field | undefined;
-  return (record) => {
-    const value = ownValue(record[DATA], name); // a field named `constructor` is data
-    if (value === undefined) return value;
-    if (record.constructor !== model) {
-      model = record.constructor;
-      field = recordInfo(record).byName.get(name);
-    }
-    return field === undefined || !field.lazy || field.isConverted(value) ? value : readField(record, name);
-  };
 }
 
 export class RecordView<M extends Model<object>> {
@@ -392,18 +355,4 @@ function setKeys<M>(entry: Entry<M>, keys: readonly unknown[]): Entry<M> {
   entry.key = keys[0];
   entry.keys = keys.length > 1 ? keys : NONE;
   return entry;
-}
-
-/** Two lists of sorters or filters that say the same (each member's own values the same). */
-function sameList<T extends object>(a: readonly T[], b: readonly T[]): boolean {
-  return a.length === b.length && a.every((item, i) => {
-    const other = b[i];
-    return other !== undefined && Object.keys(item).length === Object.keys(other).length && Object.entries(item).every(([key, value]) => Object.is(value, Reflect.get(other, key)));
-  });
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
