@@ -10,6 +10,7 @@ import { readField } from '../model/values.js';
 import type { Filter, Sorter } from '../operation/types.js';
 import type { Group } from './options.js';
 import { valueTest } from '../util/filtering.js';
+import { Followers } from './follow.js';
 import { compareKeys, reader, sameItems, sameList, sortKey } from './viewKeys.js';
 import { moveItem } from '../util/arrays.js';
 
@@ -49,16 +50,25 @@ export class RecordView<M extends Model<object>> {
   /** Whether what is shown changed since the last copy handed to a snapshot. */
   #changed = true;
   #copy: readonly M[] | undefined;
-  /** Whether the last copy is the view's own array (then copied before it changes). */
-  #shared = false;
   /** Records that were dirty when last seen (undefined: not known, the list is read when asked). */
   #dirty: Set<M> | undefined;
 
-  constructor(private readonly all: () => M[]) {}
+  /** Who else hears of each change (live summaries, chained stores). */
+  readonly followers = new Followers<M>();
+  #also: ((record: M) => boolean) | undefined;
 
-  /** Sort and filter by these (all applied locally). Unless `force`, the same sorters and filters change nothing. */
-  arrange(sorters: readonly Sorter[], filters: readonly Filter[], force: boolean): void {
-    if (!force && !this.#stale && sameList(sorters, this.#sorters) && sameList(filters, this.#filters)) return;
+  constructor(readonly all: () => M[]) {}
+
+  /**
+   * Sort and filter by these (all applied locally; `also`: a test the filters add, a chained
+   * store's source's). Unless `force`, the same sorters and filters change nothing. New filters
+   * under the same sorters keep the order known: one pass, no sort (API.md section 12).
+   */
+  arrange(sorters: readonly Sorter[], filters: readonly Filter[], force: boolean, also?: (record: M) => boolean): void {
+    const sameSort = sameList(sorters, this.#sorters);
+    const sameTest = sameList(filters, this.#filters) && also === this.#also;
+    if (!force && !this.#stale && sameSort && sameTest) return;
+    this.#also = also;
     this.#sorters = sorters;
     this.#filters = filters;
     const reads = sorters.map((sorter) => (sorter.sorterFn ? undefined : reader<M>(sorter.property)));
@@ -80,14 +90,31 @@ export class RecordView<M extends Model<object>> {
       const read = filter.filterFn ? (record: M) => readField(record, filter.property) : reader<M>(filter.property);
       return (record) => test(read(record), record);
     });
+    if (also) tests.unshift(also);
     this.#test = tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (record) => tests.every((test) => test(record));
-    this.invalidate();
+    if (sameSort && !sameTest && !this.#stale && this.#pending.size === 0 && this.#ordered !== undefined) this.#retest(this.#ordered);
+    else this.invalidate();
   }
 
   /** The list changed in a way the view was not told: made again when next read. */
   invalidate(): void {
     this.#stale = true;
     this.#dirty = undefined;
+    this.followers.reset(false);
+  }
+
+  /** Whether the filters pass a record (it is shown if listed). */
+  passes(record: M): boolean {
+    return this.#test?.(record) ?? true;
+  }
+
+  /** The filters changed, not the order: the records in order filtered again (an index made already marks what is shown; where, it finds by search). */
+  #retest(ordered: M[]): void {
+    const test = this.#test;
+    this.#shown = test === undefined ? undefined : ordered.filter(test);
+    for (const entry of this.#index?.values() ?? []) entry.shown = test?.(entry.record) ?? true;
+    this.#changed = true;
+    this.followers.reset(true);
   }
 
   /** The records shown, in order (the view's own array: copy before keeping it). */
@@ -114,7 +141,6 @@ export class RecordView<M extends Model<object>> {
       const own = shown !== this.all();
       // A record in it changed: a new array all the same (the one handed over last is kept as it was).
       records = Object.freeze(own ? (shown === records ? this.#own(shown) : shown) : shown.slice());
-      this.#shared = own;
     }
     this.#copy = records;
     this.#changed = false;
@@ -162,6 +188,7 @@ export class RecordView<M extends Model<object>> {
 
   /** Something visible about a record changed (its values, its state). */
   touched(record: M): void {
+    this.followers.touched(record);
     if (this.#dirty !== undefined && record.dirty) this.#dirty.add(record);
     if (this.#compare === undefined || this.#stale) this.#changed = true;
     else this.#pending.add(record);
@@ -169,6 +196,7 @@ export class RecordView<M extends Model<object>> {
 
   /** Records were added to the list: at its end (`atEnd`), or elsewhere. */
   added(records: readonly M[], atEnd: boolean): void {
+    this.followers.added(records);
     for (const record of records) this.touched(record);
     this.#changed = true;
     if (this.#compare === undefined || this.#stale) return;
@@ -188,6 +216,7 @@ export class RecordView<M extends Model<object>> {
 
   /** Records were taken out of the list. */
   removed(records: readonly M[]): void {
+    this.followers.removed(records);
     this.#changed = true;
     if (this.#compare === undefined || this.#stale) return;
     if (records.length > 16) {
@@ -210,7 +239,6 @@ export class RecordView<M extends Model<object>> {
   #rebuild(): void {
     const all = this.all();
     this.#stale = false;
-    this.#shared = false;
     this.#rebuilt = true;
     this.#pending.clear();
     this.#index = undefined;
@@ -295,14 +323,13 @@ export class RecordView<M extends Model<object>> {
     this.#pending.clear();
   }
 
-  /** An array of the view to change: copied first if a snapshot holds it (copy on write). */
+  /** An array of the view to change: copied first if a snapshot holds it (frozen: copy on write). */
   #own(array: M[]): M[] {
-    if (!this.#shared || array !== (this.#shown ?? this.#ordered)) return array;
-    this.#shared = false;
+    if (!Object.isFrozen(array)) return array;
     // Spread, not slice: slicing a frozen array takes V8's slow path (about 50 times slower).
     const copy = [...array];
-    if (this.#shown !== undefined) this.#shown = copy;
-    else this.#ordered = copy;
+    if (array === this.#shown) this.#shown = copy;
+    else if (array === this.#ordered) this.#ordered = copy;
     return copy;
   }
 

@@ -1,0 +1,54 @@
+/**
+ * What hears of each change to a store's records besides its own view: live summaries and
+ * chained stores (API.md section 12). Held weakly: one dropped without destroy() can be collected.
+ */
+export interface Follower<M> {
+  /** Something about a listed record changed (its values, its state). */
+  touched(record: M): void;
+  added(records: readonly M[]): void;
+  removed(records: readonly M[]): void;
+  /** The records were made again (a load, a reject, a sort); `retested`: only which the filters pass changed. */
+  reset(retested: boolean): void;
+  /** The store was destroyed. */
+  release(): void;
+}
+
+export class Followers<M> implements Follower<M> {
+  readonly #refs = new Set<WeakRef<Follower<M>>>();
+
+  /** Follow; returns the function that stops following. */
+  add(follower: Follower<M>): () => void {
+    const ref = new WeakRef(follower);
+    this.#refs.add(ref);
+    return () => this.#refs.delete(ref);
+  }
+
+  #each(call: (follower: Follower<M>) => void): void {
+    for (const ref of this.#refs) {
+      const follower = ref.deref();
+      if (follower === undefined) this.#refs.delete(ref);
+      else call(follower);
+    }
+  }
+
+  touched(record: M): void {
+    if (this.#refs.size > 0) this.#each((follower) => follower.touched(record));
+  }
+
+  added(records: readonly M[]): void {
+    if (this.#refs.size > 0) this.#each((follower) => follower.added(records));
+  }
+
+  removed(records: readonly M[]): void {
+    if (this.#refs.size > 0) this.#each((follower) => follower.removed(records));
+  }
+
+  reset(retested: boolean): void {
+    if (this.#refs.size > 0) this.#each((follower) => follower.reset(retested));
+  }
+
+  release(): void {
+    this.#each((follower) => follower.release());
+    this.#refs.clear();
+  }
+}
