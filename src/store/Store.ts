@@ -10,7 +10,7 @@ import type { Proxy } from '../proxy/Proxy.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
 import { dev } from '../util/dev.js';
-import { SHOWN, StoreBase } from './base.js';
+import { HELD, SHOWN, StoreBase } from './base.js';
 import { checkFieldNames } from './fieldNames.js';
 import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
@@ -157,6 +157,8 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
 
   /** @internal */
   [SHOWN](): M[] { return this.#records.list.visible; }
+  /** @internal */
+  [HELD](): readonly M[] { return this.#records.list.view.ordered(); }
 
   #insert(index: number, items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>, fireEvents: boolean): M[] {
     const added = this.#records.insert(index, items);
@@ -303,6 +305,9 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     this.fire('datachanged', { store: this });
     return listed;
   }
+
+  /** Load again what the last load asked for (page, start, limit, params; given options win; never loaded: page 1). */
+  reload(options: LoadOptions = {}): Promise<M[]> { return this.load({ ...this.#loads.last, ...options }); }
 
   /** Load page n (1-based). */
   loadPage(page: number, options: LoadOptions = {}): Promise<M[]> {

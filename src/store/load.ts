@@ -70,6 +70,9 @@ export class Loads<M extends Model<object>> {
     this.#since = undefined;
   }
 
+  /** What the last load asked for (Store.reload asks it again); never loaded: page 1. */
+  last: LoadOptions = { page: 1 };
+
   async run(options: LoadOptions): Promise<M[]> {
     if (typeof options !== 'object' || options === null) throw new TypeError(`Store.load: options must be an object, got ${describeValue(options)}`);
     const host = this.host;
@@ -77,6 +80,7 @@ export class Loads<M extends Model<object>> {
     // Options refused, or a beforeload listener that says no: nothing changes, a load in flight goes on.
     const operation = host.operation(options, controller.signal);
     if (!host.before(operation)) throw new ProxyError('abort', LOAD.cancelled, { operation });
+    this.last = { page: operation.page, start: operation.start, limit: operation.limit, params: options.params };
     const seq = ++this.#seq;
     this.#controller?.abort();
     this.#controller = controller;

@@ -10,6 +10,7 @@ import { readField } from '../model/values.js';
 import type { Filter, Sorter } from '../operation/types.js';
 import type { Group } from './options.js';
 import { valueTest } from '../util/filtering.js';
+import { groupsOf } from './find.js';
 import { Followers } from './follow.js';
 import { compareKeys, reader, sameItems, sameList, sortKey } from './viewKeys.js';
 import { moveItem } from '../util/arrays.js';
@@ -131,6 +132,12 @@ export class RecordView<M extends Model<object>> {
     return this.#shown ?? this.#ordered ?? this.all();
   }
 
+  /** Every listed record, in order (those the filters hide too). */
+  ordered(): M[] {
+    this.shown();
+    return this.#ordered ?? this.all();
+  }
+
   /** The records shown, for a snapshot: a new frozen array when something shown changed, else the last one. */
   records(): readonly M[] {
     const shown = this.shown();
@@ -150,22 +157,7 @@ export class RecordView<M extends Model<object>> {
 
   /** The records shown, by the value of `field` (Dates by time), in the order each value first comes. */
   groups(field: string): Group<M>[] {
-    const read = reader<M>(field);
-    const groups = new Map<unknown, Group<M>>();
-    let group: Group<M> | undefined;
-    let key: unknown;
-    for (const record of this.shown()) {
-      const value = read(record);
-      const next = value instanceof Date ? value.getTime() : value;
-      // Grouped locally, a group's records come together: the map is asked once per group.
-      if (group === undefined || !Object.is(next, key)) {
-        key = next;
-        group = groups.get(key);
-        if (group === undefined) groups.set(key, (group = { name: value, records: [] }));
-      }
-      group.records.push(record);
-    }
-    return [...groups.values()];
+    return groupsOf(this.shown(), reader<M>(field));
   }
 
   /** Whether a record held is dirty, not erased and `held` (a record the store still holds). */
