@@ -15,6 +15,9 @@ export type { FieldConfig, FieldDeclaration } from './model/fields.js';
 
 export { Store } from './store/Store.js';
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions } from './store/Store.js';
+export { average, count, max, min, sum } from './store/summary.js';
+export type { Aggregator, AggregatorKind, LiveSummary, SummarySnapshot } from './store/summary.js';
+export type { CollectOptions, Comparable, FindOptions, GroupedOptions, NumericFieldName, ScopeOptions } from './store/find.js';
 
 export { Proxy } from './proxy/Proxy.js';
 export type { BatchOptions, BatchRecords, ProxyConfig, ProxyEvents, ProxyExceptionEvent, ProxyRetryEvent } from './proxy/Proxy.js';

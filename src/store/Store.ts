@@ -10,7 +10,7 @@ import type { Proxy } from '../proxy/Proxy.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
 import { dev } from '../util/dev.js';
-import { HELD, SHOWN, StoreBase } from './base.js';
+import { HELD, SHOWN, StoreBase, VIEW } from './base.js';
 import { checkFieldNames } from './fieldNames.js';
 import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
@@ -18,6 +18,7 @@ import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
 import { StoreRecords, toDestroy, UNLIST } from './records.js';
 import { SHARED, Syncs, type SyncShare } from './sync.js';
+import type { RecordView } from './view.js';
 
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
 
@@ -159,6 +160,8 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   [SHOWN](): M[] { return this.#records.list.visible; }
   /** @internal */
   [HELD](): readonly M[] { return this.#records.list.view.ordered(); }
+  /** @internal */
+  [VIEW](): RecordView<M> { return this.#records.list.view; }
 
   #insert(index: number, items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>, fireEvents: boolean): M[] {
     const added = this.#records.insert(index, items);
@@ -443,6 +446,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#loads.stop();
+    this.#records.list.view.followers.release(); // its live summaries and chained stores
     this.#records.release();
     this.dropListeners();
     this.#view.clear();

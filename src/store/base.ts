@@ -3,15 +3,20 @@
  * section 12 over them (one line each over the pure functions of find.ts). They send no request.
  */
 import type { DataOf, Model, ModelClass } from '../model/Model.js';
+import type { Direction } from '../operation/types.js';
 import { Observable } from '../util/events.js';
 import { checkFieldNames } from './fieldNames.js';
 import { collect, countOf, each, exactly, extreme, fieldTest, indexWhere, matcher, mustBeFunction, perGroup, total, type CollectOptions, type FindOptions, type GroupedOptions, type NumericFieldName, type ScopeOptions } from './find.js';
 import type { FieldName } from './options.js';
+import { makeSummary, type Aggregator, type LiveSummary, type SpecOf, type ValuesOf } from './summaryTypes.js';
+import type { RecordView } from './view.js';
 
 /** @internal The records shown, in order (the store's own array: copy before keeping it). */
 export const SHOWN: unique symbol = Symbol('rest-proxy.shown');
-/** @internal The records held, shown or not (removed ones aside). */
+/** @internal The records held, shown or not (removed ones aside), in order. */
 export const HELD: unique symbol = Symbol('rest-proxy.held');
+/** @internal The view that shows them (live summaries and chained stores follow it). */
+export const VIEW: unique symbol = Symbol('rest-proxy.view');
 
 type One = GroupedOptions & { grouped?: false };
 type Each = GroupedOptions & { grouped: true };
@@ -21,14 +26,21 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
   declare model: ModelClass<M>;
   /** The field the records are grouped by. */
   declare groupField?: FieldName<M> | undefined;
+  /** The direction of the groups. */
+  declare groupDir: Direction;
 
   /** @internal */
   abstract [SHOWN](): M[];
   /** @internal */
   abstract [HELD](): readonly M[];
+  /** @internal */
+  abstract [VIEW](): RecordView<M>;
 
   /** The record with this id, among all records (also those a local filter hides). */
   abstract getById(id: unknown): M | undefined;
+
+  /** The total the server reported at the last load (a chained store: its count). */
+  abstract getTotalCount(): number;
 
   /** The number of records shown (local filters applied). */
   getCount(): number {
@@ -178,6 +190,15 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
   max<F extends FieldName<M>>(field: F, options: Each): Map<unknown, NonNullable<DataOf<M>[F]> | null>;
   max(field: FieldName<M>, options?: GroupedOptions): unknown {
     return perGroup(this.#seen(options), options?.grouped, this.groupField, (records) => extreme(records, this.#field('max', field), true));
+  }
+
+  /**
+   * A summary kept current as records are added, removed, edited, rejected, loaded and filtered:
+   * `store.summarize({ total: sum('amount'), n: count() })`. Its snapshot changes only when a
+   * result does; `destroy()` stops it (so does the store's).
+   */
+  summarize<S extends Record<string, Aggregator>>(spec: S & SpecOf<M, S>, options?: ScopeOptions): LiveSummary<ValuesOf<M, S>> {
+    return makeSummary<M, ValuesOf<M, S>>(this, this[VIEW](), spec, options?.bypassFilter === true);
   }
 
   /** `fn(records)` over a copy of the records (`grouped`: of each group's). */

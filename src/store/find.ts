@@ -151,7 +151,7 @@ export function numberOf(what: string, field: string, value: unknown): number {
 }
 
 const kindName = (value: unknown): string => (value instanceof Date ? 'Date' : typeof value);
-const isComparable = (value: unknown): value is Comparable => value instanceof Date || typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean';
+export const isComparable = (value: unknown): value is Comparable => value instanceof Date || typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean';
 
 /** A value min and max compare, of the kind seen before (`kind`), else a TypeError naming the field. */
 export function comparable(what: string, field: string, value: unknown, kind: string | undefined): Comparable {

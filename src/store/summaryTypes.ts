@@ -1,0 +1,79 @@
+/** The types of live summaries (API.md section 12), apart from their engine (summary.ts), which only the aggregators reach. */
+import type { DataOf, Model } from '../model/Model.js';
+import { describeValue } from '../util/options.js';
+import { checkFieldNames } from './fieldNames.js';
+import type { StoreBase } from './base.js';
+import type { Comparable, NumericFieldName } from './find.js';
+import type { Follower } from './follow.js';
+import type { FieldName } from './options.js';
+import type { RecordView } from './view.js';
+
+/** @internal What an aggregator makes a live summary with (its engine: the store reaches it only through an aggregator). */
+export const MAKE: unique symbol = Symbol('rest-proxy.summarize');
+
+export type AggregatorKind = 'sum' | 'average' | 'min' | 'max' | 'count';
+
+/** What a summary keeps of a store. */
+export interface SummaryHost<M extends Model> {
+  readonly view: RecordView<M>;
+  readonly store: StoreBase<M, object>;
+}
+
+/** What `sum('amount')`, `count()`, ... return: one entry of `store.summarize(spec)`. */
+export interface Aggregator<F extends string | undefined = string | undefined, K extends AggregatorKind = AggregatorKind> {
+  readonly kind: K;
+  readonly field: F;
+  /** @internal */
+  readonly [MAKE]: <M extends Model, V extends object>(host: SummaryHost<M>, spec: Readonly<Record<string, Aggregator>>, bypassFilter: boolean) => Follower<M> & LiveSummary<V>;
+}
+
+/** What `summarize` keeps current: `getSnapshot`, `subscribe` (section 8), `destroy`. */
+export interface LiveSummary<V extends object = Record<string, unknown>> {
+  getSnapshot(): SummarySnapshot<V>;
+  subscribe(listener: (snapshot: SummarySnapshot<V>) => void): () => void;
+  destroy(): void;
+}
+
+/** A live summary's results now. */
+export interface SummarySnapshot<V extends object = Record<string, unknown>> {
+  /** One result per name. */
+  readonly values: Readonly<V>;
+  /** The results per group name, in group order (empty when the store is not grouped). */
+  readonly groups: ReadonlyMap<unknown, Readonly<V>>;
+  /** True while the store holds fewer records than its total (a paged store: the loaded pages only). */
+  readonly partial: boolean;
+}
+
+/** A spec whose fields the model has (sum and average: numeric ones). */
+export type SpecOf<M extends Model, S> = {
+  [K in keyof S]: S[K] extends Aggregator<infer F, infer Kind>
+    ? Kind extends 'sum' | 'average'
+      ? F extends NumericFieldName<M> ? S[K] : Aggregator<NumericFieldName<M>, Kind>
+      : F extends FieldName<M> | undefined ? S[K] : Aggregator<FieldName<M>, Kind>
+    : Aggregator;
+};
+
+/** The result of each name of a spec. */
+export type ValuesOf<M extends Model, S> = {
+  readonly [K in keyof S]: S[K] extends Aggregator<infer F, infer Kind>
+    ? Kind extends 'sum' | 'count' ? number
+      : Kind extends 'average' ? number | null
+        : F extends FieldName<M> ? NonNullable<DataOf<M>[F]> | null : Comparable | null
+    : never;
+};
+
+const isAggregator = (entry: unknown): entry is Aggregator => typeof entry === 'object' && entry !== null && MAKE in entry;
+
+/** A live summary of `spec` (its entries checked), made by the engine its aggregators carry. */
+export function makeSummary<M extends Model, V extends object>(store: StoreBase<M, object>, view: RecordView<M>, spec: unknown, bypassFilter: boolean): LiveSummary<V> {
+  if (typeof spec !== 'object' || spec === null) throw new TypeError(`summarize: spec must be an object of aggregators (sum('amount'), count(), ...), got ${describeValue(spec)}`);
+  const checked: Record<string, Aggregator> = {};
+  for (const [name, entry] of Object.entries(spec)) {
+    if (!isAggregator(entry)) throw new TypeError(`summarize: "${name}" must be an aggregator (sum('amount'), count(), ...), got ${describeValue(entry)}`);
+    checked[name] = entry;
+  }
+  checkFieldNames(store.model, 'summarize', Object.values(checked).flatMap(({ field }) => (field === undefined ? [] : [{ property: field }])));
+  const make = Object.values(checked)[0]?.[MAKE];
+  if (make === undefined) throw new TypeError('summarize: spec has no aggregator');
+  return make<M, V>({ store, view }, checked, bypassFilter);
+}
