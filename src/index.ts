@@ -15,6 +15,8 @@ export type { FieldConfig, FieldDeclaration } from './model/fields.js';
 
 export { Store } from './store/Store.js';
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions } from './store/Store.js';
+export { ChainedStore } from './store/chained.js';
+export type { ChainedStoreConfig, ChainedStoreEvents, ChainedStoreSnapshot } from './store/chained.js';
 export { average, count, max, min, sum } from './store/summary.js';
 export type { Aggregator, AggregatorKind, LiveSummary, SummarySnapshot } from './store/summary.js';
 export type { CollectOptions, Comparable, FindOptions, GroupedOptions, NumericFieldName, ScopeOptions } from './store/find.js';

@@ -11,7 +11,7 @@
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { recordOrNone, storeOf, type ModelClassFor } from './bindings/checks.js';
-import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
+import type { ChainedStore, ChainedStoreSnapshot, Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
 
 export type { ModelClassFor };
 
@@ -22,10 +22,12 @@ export type { ModelClassFor };
  * when rendered.
  * @throws TypeError when `store` is not a Store.
  */
-export function useStore<M extends Model>(store: Store<M>): StoreSnapshot<M> {
-  const checked = storeOf(store);
+export function useStore<M extends Model>(store: Store<M>): StoreSnapshot<M>;
+export function useStore<M extends Model>(store: ChainedStore<M>): ChainedStoreSnapshot<M>;
+export function useStore<M extends Model>(store: Store<M> | ChainedStore<M>): StoreSnapshot<M> | ChainedStoreSnapshot<M> {
+  const checked = storeOf<M, Store<M> | ChainedStore<M>>(store);
   const subscribe = useCallback((onChange: () => void) => follow(checked, onChange), [checked]);
-  const snapshot = (): StoreSnapshot<M> => checked.getSnapshot();
+  const snapshot = (): StoreSnapshot<M> | ChainedStoreSnapshot<M> => checked.getSnapshot();
   return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 

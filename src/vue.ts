@@ -12,7 +12,7 @@
  */
 import { getCurrentScope, hasInjectionContext, inject, isRef, onScopeDispose, shallowReadonly, shallowRef, ssrContextKey, toValue, watch, type MaybeRefOrGetter, type ShallowRef } from 'vue';
 import { recordOrNone, storeOf, type ModelClassFor } from './bindings/checks.js';
-import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
+import type { ChainedStore, ChainedStoreSnapshot, Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
 
 export type { ModelClassFor };
 
@@ -23,8 +23,10 @@ export type { ModelClassFor };
  * whichever store it holds.
  * @throws TypeError when `store` is not a Store.
  */
-export function useStore<M extends Model>(store: MaybeRefOrGetter<Store<M>>): Readonly<ShallowRef<StoreSnapshot<M>>> {
-  return follow(() => storeOf<M>(toValue(store)), isRef(store) || typeof store === 'function');
+export function useStore<M extends Model>(store: MaybeRefOrGetter<Store<M>>): Readonly<ShallowRef<StoreSnapshot<M>>>;
+export function useStore<M extends Model>(store: MaybeRefOrGetter<ChainedStore<M>>): Readonly<ShallowRef<ChainedStoreSnapshot<M>>>;
+export function useStore<M extends Model>(store: MaybeRefOrGetter<Store<M> | ChainedStore<M>>): Readonly<ShallowRef<StoreSnapshot<M> | ChainedStoreSnapshot<M>>> {
+  return follow<StoreSnapshot<M> | ChainedStoreSnapshot<M>>(() => storeOf<M, Store<M> | ChainedStore<M>>(toValue(store)), isRef(store) || typeof store === 'function');
 }
 
 /**

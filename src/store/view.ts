@@ -97,6 +97,11 @@ export class RecordView<M extends Model<object>> {
     else this.invalidate();
   }
 
+  /** The sorters in force (the order a chained store without its own takes). */
+  get sorters(): readonly Sorter[] {
+    return this.#sorters;
+  }
+
   /** The list changed in a way the view was not told: made again when next read. */
   invalidate(): void {
     this.#stale = true;
