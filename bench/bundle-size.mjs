@@ -40,13 +40,23 @@ export const users = new Store({ model: User });
  * growth; bench/FINDINGS.md, "Bundle size", says where the bytes are.
  */
 export const TARGETS = { typicalApp: 26 * 1024, restProxyOnly: 14 * 1024 };
-export const BUDGETS = { library: 37.98 * 1024, typicalApp: 35.2 * 1024, restProxyOnly: 16.86 * 1024 };
-export const DEV_BUDGETS = { library: 40.51 * 1024, typicalApp: 37.52 * 1024, restProxyOnly: 18.99 * 1024 };
+export const BUDGETS = { library: 41.83 * 1024, typicalApp: 36.83 * 1024, restProxyOnly: 16.86 * 1024 };
+export const DEV_BUDGETS = { library: 44.34 * 1024, typicalApp: 39.15 * 1024, restProxyOnly: 18.99 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {
   library: { entryPoints: [resolve(root, 'src/index.ts')] },
   typicalApp: app('typical-app', TYPICAL),
+  typicalAppWithSummary: app('typical-app-summary', `import { Model, Store, RestProxy, sum, count } from ${index};
+class User extends Model { static override fields = ['id', 'name', 'age']; static override proxy = new RestProxy({ url: '/api/users' }); }
+export const users = new Store({ model: User });
+export const totals = users.summarize({ age: sum('age'), n: count() });
+`),
+  typicalAppWithChained: app('typical-app-chained', `import { Model, Store, RestProxy, ChainedStore } from ${index};
+class User extends Model { static override fields = ['id', 'name', 'age']; static override proxy = new RestProxy({ url: '/api/users' }); }
+export const users = new Store({ model: User });
+export const adults = new ChainedStore({ source: users, filters: [{ property: 'age', operator: '>=', value: 18 }] });
+`),
   typicalAppWithValidators: app('typical-app-validators', `import { Model, Store, presence, email } from ${index};
 class User extends Model.define({ fields: { name: 'string', email: 'string' }, proxy: { type: 'rest', url: '/api/users' }, validators: { name: presence(), email: email() } }) {}
 export const users = new Store({ model: User });

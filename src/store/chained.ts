@@ -240,10 +240,12 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
     this.#snapshot.clear();
   }
 
+  /** @internal Vue's reactive() and ref() leave it as it is, as a Store (a getter: nothing runs when the module loads, so an app without ChainedStore does not bundle it). */
+  get __v_skip(): boolean {
+    return true;
+  }
+
   #gone(what: string): TypeError {
     return new TypeError(`ChainedStore of ${this.model.getEntityName()}: ${what}() after destroy()`);
   }
 }
-
-// Vue's reactive() and ref() leave it as it is (as a Store).
-Object.defineProperty(ChainedStore.prototype, '__v_skip', { value: true });

@@ -10,6 +10,7 @@ import type { Model } from '../model/Model.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { describeValue } from '../util/options.js';
 import { HELD } from './base.js';
+import { checkFieldNames } from './fieldNames.js';
 import { before, comparable, isComparable, isNone, numberOf, type Comparable } from './find.js';
 import type { Follower } from './follow.js';
 import { MAKE, type Aggregator, type AggregatorKind, type LiveSummary, type SummaryHost, type SummarySnapshot } from './summaryTypes.js';
@@ -97,6 +98,10 @@ class Summary<M extends Model, V extends object> implements Follower<M>, LiveSum
   #stop: () => void;
 
   constructor(host: SummaryHost<M>, spec: Readonly<Record<string, Aggregator>>, bypassFilter: boolean) {
+    for (const [name, entry] of Object.entries(spec)) {
+      if (!(MAKE in Object(entry))) throw new TypeError(`summarize: "${name}" must be an aggregator (sum('amount'), count(), ...), got ${describeValue(entry)}`);
+    }
+    checkFieldNames(host.store.model, 'summarize', Object.values(spec).flatMap(({ field }) => (field === undefined ? [] : [{ property: field }])));
     this.#host = host;
     this.#names = Object.keys(spec);
     this.#aggs = Object.values(spec);

@@ -1,7 +1,5 @@
 /** The types of live summaries (API.md section 12), apart from their engine (summary.ts), which only the aggregators reach. */
 import type { DataOf, Model } from '../model/Model.js';
-import { describeValue } from '../util/options.js';
-import { checkFieldNames } from './fieldNames.js';
 import type { StoreBase } from './base.js';
 import type { Comparable, NumericFieldName } from './find.js';
 import type { Follower } from './follow.js';
@@ -62,18 +60,9 @@ export type ValuesOf<M extends Model, S> = {
     : never;
 };
 
-const isAggregator = (entry: unknown): entry is Aggregator => typeof entry === 'object' && entry !== null && MAKE in entry;
-
-/** A live summary of `spec` (its entries checked), made by the engine its aggregators carry. */
-export function makeSummary<M extends Model, V extends object>(store: StoreBase<M, object>, view: RecordView<M>, spec: unknown, bypassFilter: boolean): LiveSummary<V> {
-  if (typeof spec !== 'object' || spec === null) throw new TypeError(`summarize: spec must be an object of aggregators (sum('amount'), count(), ...), got ${describeValue(spec)}`);
-  const checked: Record<string, Aggregator> = {};
-  for (const [name, entry] of Object.entries(spec)) {
-    if (!isAggregator(entry)) throw new TypeError(`summarize: "${name}" must be an aggregator (sum('amount'), count(), ...), got ${describeValue(entry)}`);
-    checked[name] = entry;
-  }
-  checkFieldNames(store.model, 'summarize', Object.values(checked).flatMap(({ field }) => (field === undefined ? [] : [{ property: field }])));
-  const make = Object.values(checked)[0]?.[MAKE];
-  if (make === undefined) throw new TypeError('summarize: spec has no aggregator');
-  return make<M, V>({ store, view }, checked, bypassFilter);
+/** A live summary of `spec`, made (and its entries checked) by the engine its aggregators carry. */
+export function makeSummary<M extends Model, V extends object>(store: StoreBase<M, object>, view: RecordView<M>, spec: Readonly<Record<string, Aggregator>>, bypassFilter: boolean): LiveSummary<V> {
+  const make = Object.values(Object(spec)).find((entry): entry is Aggregator => MAKE in Object(entry))?.[MAKE];
+  if (make === undefined) throw new TypeError(`summarize: no aggregator (sum('amount'), count(), ...) in ${JSON.stringify(Object.keys(Object(spec)))}`);
+  return make<M, V>({ store, view }, spec, bypassFilter);
 }
