@@ -118,7 +118,15 @@ export class RecordView<M extends Model<object>> {
   #retest(ordered: M[]): void {
     const test = this.#test;
     this.#shown = test === undefined ? undefined : ordered.filter(test);
-    for (const entry of this.#index?.values() ?? []) entry.shown = test?.(entry.record) ?? true;
+    const index = this.#index;
+    if (index !== undefined) {
+      // Marked from the records shown: the filters run once per record, not twice.
+      for (const entry of index.values()) entry.shown = test === undefined;
+      for (const record of this.#shown ?? []) {
+        const entry = index.get(record);
+        if (entry !== undefined) entry.shown = true;
+      }
+    }
     this.#changed = true;
     this.followers.reset(true);
   }
