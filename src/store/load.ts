@@ -80,7 +80,7 @@ export class Loads<M extends Model<object>> {
     // Options refused, or a beforeload listener that says no: nothing changes, a load in flight goes on.
     const operation = host.operation(options, controller.signal);
     if (!host.before(operation)) throw new ProxyError('abort', LOAD.cancelled, { operation });
-    this.last = { page: operation.page, start: operation.start, limit: operation.limit, params: options.params };
+    this.last = { ...(options.start === undefined ? { page: operation.page } : { start: options.start }), limit: operation.limit, params: options.params };
     const seq = ++this.#seq;
     this.#controller?.abort();
     this.#controller = controller;

@@ -4,7 +4,7 @@
  * null/NaN and mixed kinds, per group as a Map.
  */
 import { describe, expect, it } from 'vitest';
-import { Model, Store } from '../../src/index.js';
+import { MemoryProxy, Model, Store } from '../../src/index.js';
 
 interface Row {
   id: number;
@@ -97,6 +97,19 @@ describe('finders', () => {
     expect(other.indexOfId(4)).toBe(3);
     expect(other.indexOfId('4')).toBe(3);
     expect(other.indexOfId(99)).toBe(-1);
+  });
+
+  it('reload() loads again the last load\'s page and params (given options win; never loaded: page 1)', async () => {
+    const store = new Store<Order>({ model: Order, pageSize: 2, proxy: new MemoryProxy({ data: ROWS.map((row) => ({ ...row })) }) });
+    await store.reload();
+    expect(ids(store.getRange())).toEqual([1, 2]);
+    await store.loadPage(3);
+    store.getById(5)?.set('name', 'edited');
+    await store.reload();
+    expect(store.currentPage).toBe(3);
+    expect(ids(store.getRange())).toEqual([5]);
+    await store.reload({ page: 2 });
+    expect(ids(store.getRange())).toEqual([3, 4]);
   });
 
   it('a field the model lacks, or a non-function, is a TypeError naming it', () => {
