@@ -10,9 +10,9 @@ import type { Proxy } from '../proxy/Proxy.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
 import { dev } from '../util/dev.js';
-import { HELD, SHOWN, StoreBase, VIEW } from './base.js';
+import { HELD, REMOTE, SHOWN, StoreBase, VIEW } from './base.js';
 import { checkFieldNames } from './fieldNames.js';
-import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
+import { sameSnapshot, snapshotOf, storeSchema, summaryRequests, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
 import { Loads, pagingOf } from './load.js';
 import type { SinceLoad } from './pending.js';
@@ -292,6 +292,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
       sorters: this.remoteSort ? this.sorters.filter((sorter) => sorter.sorterFn === undefined) : [],
       filters: this.remoteFilter ? this.filters.filter((filter) => filter.filterFn === undefined) : [],
       ...(this.remoteGroup && this.groupField !== undefined ? { grouper: { property: this.groupField, direction: this.groupDir } } : {}),
+      summary: summaryRequests(this.remoteSummary),
       signal,
     });
   }
@@ -302,6 +303,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     const records = this.#records.adopt(operation.resultSet?.records ?? []);
     const listed = this.#records.applyLoad(records, options, since);
     this.#totalCount = operation.resultSet?.total ?? records.length;
+    this[REMOTE] = operation.resultSet?.summary;
     if (operation.page !== undefined) this.currentPage = operation.page;
     this.#error = undefined;
     this.fire('load', { store: this, records: listed, operation, successful: true });
@@ -313,13 +315,9 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   reload(options: LoadOptions = {}): Promise<M[]> { return this.load({ ...this.#loads.last, ...options }); }
 
   /** Load page n (1-based). */
-  loadPage(page: number, options: LoadOptions = {}): Promise<M[]> {
-    return this.load({ ...options, page });
-  }
+  loadPage(page: number, options: LoadOptions = {}): Promise<M[]> { return this.load({ ...options, page }); }
 
-  nextPage(options: LoadOptions = {}): Promise<M[]> {
-    return this.loadPage(this.currentPage + 1, options);
-  }
+  nextPage(options: LoadOptions = {}): Promise<M[]> { return this.loadPage(this.currentPage + 1, options); }
 
   previousPage(options: LoadOptions = {}): Promise<M[]> {
     return this.loadPage(Math.max(1, this.currentPage - 1), options);

@@ -8,15 +8,22 @@ import { Observable } from '../util/events.js';
 import { checkFieldNames } from './fieldNames.js';
 import { collect, countOf, each, exactly, extreme, fieldTest, indexWhere, matcher, mustBeFunction, perGroup, total, type CollectOptions, type FindOptions, type GroupedOptions, type NumericFieldName, type ScopeOptions } from './find.js';
 import type { FieldName } from './options.js';
-import { makeSummary, type Aggregator, type LiveSummary, type SpecOf, type ValuesOf } from './summaryTypes.js';
+import { makeSummary, type Aggregator, type LiveSummary, type RemoteSummary, type SpecOf, type ValuesOf } from './summaryTypes.js';
 import type { RecordView } from './view.js';
 
 /** @internal The records shown, in order (the store's own array: copy before keeping it). */
 export const SHOWN: unique symbol = Symbol('rest-proxy.shown');
 /** @internal The records held, shown or not (removed ones aside), in order. */
 export const HELD: unique symbol = Symbol('rest-proxy.held');
+/** @internal The server's summary at the last load (a Store sets it). */
+export const REMOTE: unique symbol = Symbol('rest-proxy.remote');
 /** @internal The view that shows them (live summaries and chained stores follow it). */
 export const VIEW: unique symbol = Symbol('rest-proxy.view');
+
+/** Any object of figures is a RemoteSummary of any model: its every field is optional and unknown (TypeScript cannot see it through a generic mapped type). */
+function isFigures<M extends Model>(summary: Readonly<Record<string, unknown>>): summary is RemoteSummary<M> {
+  return typeof summary === 'object';
+}
 
 type One = GroupedOptions & { grouped?: false };
 type Each = GroupedOptions & { grouped: true };
@@ -41,6 +48,19 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
 
   /** The total the server reported at the last load (a chained store: its count). */
   abstract getTotalCount(): number;
+
+  /** @internal */
+  [REMOTE]: Readonly<Record<string, unknown>> | undefined;
+
+  /**
+   * The server's summary of the whole collection at the last successful load (the reader's
+   * `summaryRootProperty`; a chained store: its source's), frozen; undefined when it had none.
+   * Never computed here nor changed by edits: `sum()` and the others cover the records held.
+   */
+  getRemoteSummary(): RemoteSummary<M> | undefined {
+    const summary = this[REMOTE];
+    return summary && isFigures<M>(summary) ? summary : undefined;
+  }
 
   /** The number of records shown (local filters applied). */
   getCount(): number {

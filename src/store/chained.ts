@@ -14,6 +14,7 @@ import type { Follower } from './follow.js';
 import type { FieldName, FilterOf, Group, LoadOptions, SorterOf } from './options.js';
 import type { Store } from './Store.js';
 import { RecordView } from './view.js';
+import type { RemoteSummary } from './summaryTypes.js';
 
 export interface ChainedStoreConfig<M extends Model> {
   /** The Store or ChainedStore whose shown records this one shows. */
@@ -113,6 +114,9 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
   getById(id: unknown): M | undefined {
     return this.#source.getById(id);
   }
+
+  /** The source's: it loads nothing of its own. */
+  override getRemoteSummary(): RemoteSummary<M> | undefined { return this.#source.getRemoteSummary(); }
 
   /** Its count: it has no server total of its own. */
   getTotalCount(): number {

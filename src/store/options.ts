@@ -6,7 +6,7 @@ import { Model, type DataOf, type ModelClass, type ModelInit } from '../model/Mo
 import { sameShown } from '../model/snapshot.js';
 import type { BatchConfig } from '../operation/Batch.js';
 import type { Operation } from '../operation/Operation.js';
-import type { Direction, Filter, Sorter } from '../operation/types.js';
+import type { Direction, Filter, Sorter, SummaryRequest } from '../operation/types.js';
 import { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import type { RestProxyConfig } from '../proxy/RestProxy.js';
@@ -53,6 +53,11 @@ export interface StoreConfig<M extends Model> {
   autoLoad?: boolean | LoadOptions;
   /** Sync after every change (add, edit, remove). Default false. */
   autoSync?: boolean;
+  /**
+   * The server summaries each load asks for (sent as the proxy's `summaryParam`); the answer's
+   * (the reader's `summaryRootProperty`) is `getRemoteSummary()`. @example { amount: 'sum' }
+   */
+  remoteSummary?: Partial<Record<FieldName<M>, SummaryRequest['summary']>> | undefined;
   /**
    * The `Session` (rest-proxy/associations) whose records the store lists: one record per id
    * across its stores. Default `Session.default` for a model with associations, else none (the
@@ -153,6 +158,7 @@ export const storeSchema = {
   autoLoad: option({ expect: 'a boolean or load options', test: (v) => typeof v === 'boolean' || isPlainObject(v) }, () => false),
   autoSync: option(is.boolean, () => false),
   session: option({ expect: 'a Session', test: (v) => HOLD in Object(v) }),
+  remoteSummary: option({ expect: "an object of 'sum' | 'average' | 'min' | 'max' | 'count' per field", test: (v) => isPlainObject(v) && Object.values(v).every((kind) => typeof kind === 'string' && /^(sum|average|min|max|count)$/.test(kind)) }),
 } satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
 /** The options that have a default (never undefined). */
@@ -178,4 +184,9 @@ export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError |
 /** Two store snapshots that show the same: the same records array (the view makes a new one for a change), the rest by value. */
 export function sameSnapshot<M extends Model>(a: StoreSnapshot<M>, b: StoreSnapshot<M>): boolean {
   return a.records === b.records && sameShown({ ...a, records: 0 }, { ...b, records: 0 });
+}
+
+/** The summaries a load asks the server for (a store's `remoteSummary`), as sent. */
+export function summaryRequests(spec: Readonly<Record<string, SummaryRequest['summary'] | undefined>> | undefined): SummaryRequest[] | undefined {
+  return spec && Object.entries(spec).flatMap(([property, summary]) => (summary ? [{ property, summary }] : []));
 }

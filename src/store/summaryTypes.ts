@@ -32,6 +32,9 @@ export interface LiveSummary<V extends object = Record<string, unknown>> {
   destroy(): void;
 }
 
+/** The server's figures for the whole collection (`store.getRemoteSummary()`): read, never computed here. */
+export type RemoteSummary<M extends Model = Model> = Readonly<Record<string, unknown>> & { readonly [K in FieldName<M>]?: unknown };
+
 /** A live summary's results now. */
 export interface SummarySnapshot<V extends object = Record<string, unknown>> {
   /** One result per name. */
