@@ -40,8 +40,8 @@ export const users = new Store({ model: User });
  * growth; bench/FINDINGS.md, "Bundle size", says where the bytes are.
  */
 export const TARGETS = { typicalApp: 26 * 1024, restProxyOnly: 14 * 1024 };
-export const BUDGETS = { library: 41.83 * 1024, typicalApp: 36.83 * 1024, restProxyOnly: 16.86 * 1024 };
-export const DEV_BUDGETS = { library: 44.34 * 1024, typicalApp: 39.15 * 1024, restProxyOnly: 18.99 * 1024 };
+export const BUDGETS = { library: 42.2 * 1024, typicalApp: 37.08 * 1024, restProxyOnly: 16.99 * 1024 };
+export const DEV_BUDGETS = { library: 44.75 * 1024, typicalApp: 39.42 * 1024, restProxyOnly: 19.18 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {

@@ -444,7 +444,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#loads.stop();
-    this.#records.list.view.followers.release(); // its live summaries and chained stores
+    this.#records.list.view.followers?.release(); // its live summaries and chained stores
     this.#records.release();
     this.dropListeners();
     this.#view.clear();

@@ -101,6 +101,11 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
     return [...shown, ...held.filter((record) => !listed.has(record))];
   }
 
+  /** `compute` over the records seen, or (`grouped`) over each group's. */
+  #per<R>(options: GroupedOptions | undefined, compute: (records: readonly M[]) => R): unknown {
+    return perGroup(this.#seen(options), options?.grouped, this.groupField, compute);
+  }
+
   #field(where: string, field: string): string {
     checkFieldNames(this.model, where, [{ property: field }]);
     return field;
@@ -155,14 +160,14 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
   first(options?: One): M | undefined;
   first(options: Each): Map<unknown, M>;
   first(options?: GroupedOptions): unknown {
-    return perGroup(this.#seen(options), options?.grouped, this.groupField, (records) => records[0]);
+    return this.#per(options, (records) => records[0]);
   }
 
   /** The last record shown (`grouped`: of each group). */
   last(options?: One): M | undefined;
   last(options: Each): Map<unknown, M>;
   last(options?: GroupedOptions): unknown {
-    return perGroup(this.#seen(options), options?.grouped, this.groupField, (records) => records.at(-1));
+    return this.#per(options, (records) => records.at(-1));
   }
 
   /** Where the record with this id is shown, else -1. */
@@ -181,35 +186,35 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
   count(fieldOrOptions?: FieldName<M> | GroupedOptions, maybe?: GroupedOptions): unknown {
     const field = typeof fieldOrOptions === 'string' ? this.#field('count', fieldOrOptions) : undefined;
     const options = typeof fieldOrOptions === 'string' ? maybe : fieldOrOptions;
-    return perGroup(this.#seen(options), options?.grouped, this.groupField, (records) => countOf(records, field));
+    return this.#per(options, (records) => countOf(records, field));
   }
 
   /** The sum of a numeric field's values (no value: 0; a value not a number: TypeError). */
   sum(field: NumericFieldName<M>, options?: One): number;
   sum(field: NumericFieldName<M>, options: Each): Map<unknown, number>;
   sum(field: NumericFieldName<M>, options?: GroupedOptions): unknown {
-    return perGroup(this.#seen(options), options?.grouped, this.groupField, (records) => total(records, this.#field('sum', field), false));
+    return this.#per(options, (records) => total(records, this.#field('sum', field), false));
   }
 
   /** The mean of a numeric field's values (no value: null). */
   average(field: NumericFieldName<M>, options?: One): number | null;
   average(field: NumericFieldName<M>, options: Each): Map<unknown, number | null>;
   average(field: NumericFieldName<M>, options?: GroupedOptions): unknown {
-    return perGroup(this.#seen(options), options?.grouped, this.groupField, (records) => total(records, this.#field('average', field), true));
+    return this.#per(options, (records) => total(records, this.#field('average', field), true));
   }
 
   /** The least value of a field (numbers by value, strings by code point, Dates by time; no value: null). */
   min<F extends FieldName<M>>(field: F, options?: One): NonNullable<DataOf<M>[F]> | null;
   min<F extends FieldName<M>>(field: F, options: Each): Map<unknown, NonNullable<DataOf<M>[F]> | null>;
   min(field: FieldName<M>, options?: GroupedOptions): unknown {
-    return perGroup(this.#seen(options), options?.grouped, this.groupField, (records) => extreme(records, this.#field('min', field), false));
+    return this.#per(options, (records) => extreme(records, this.#field('min', field), false));
   }
 
   /** The greatest value of a field (as `min`). */
   max<F extends FieldName<M>>(field: F, options?: One): NonNullable<DataOf<M>[F]> | null;
   max<F extends FieldName<M>>(field: F, options: Each): Map<unknown, NonNullable<DataOf<M>[F]> | null>;
   max(field: FieldName<M>, options?: GroupedOptions): unknown {
-    return perGroup(this.#seen(options), options?.grouped, this.groupField, (records) => extreme(records, this.#field('max', field), true));
+    return this.#per(options, (records) => extreme(records, this.#field('max', field), true));
   }
 
   /**
@@ -226,6 +231,6 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
   aggregate<R>(fn: (records: M[]) => R, options: Each): Map<unknown, R>;
   aggregate<R>(fn: (records: M[]) => R, options?: GroupedOptions): unknown {
     mustBeFunction('aggregate', fn);
-    return perGroup(this.#seen(options), options?.grouped, this.groupField, (records) => fn([...records]));
+    return this.#per(options, (records) => fn([...records]));
   }
 }

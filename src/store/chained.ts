@@ -10,7 +10,7 @@ import { View, type Subscriber } from '../util/notify.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { HELD, SHOWN, StoreBase, VIEW } from './base.js';
 import { checkFieldNames } from './fieldNames.js';
-import type { Follower } from './follow.js';
+import { followersOf, type Follower } from './follow.js';
 import type { FieldName, FilterOf, Group, LoadOptions, SorterOf } from './options.js';
 import type { Store } from './Store.js';
 import { RecordView } from './view.js';
@@ -89,7 +89,7 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
       },
       release: () => this.destroy(),
     };
-    this.#stop = parent.followers.add(this.#follower);
+    this.#stop = followersOf(parent).add(this.#follower);
     this.#arrange(true);
   }
 
@@ -239,7 +239,7 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#stop();
-    this.#view.followers.release();
+    this.#view.followers?.release();
     this.dropListeners();
     this.#snapshot.clear();
   }

@@ -52,3 +52,8 @@ export class Followers<M> implements Follower<M> {
     this.#refs.clear();
   }
 }
+
+/** The followers of a view, made when the first one comes (a store without summaries or chained stores pays nothing). */
+export function followersOf<M>(view: { followers: Followers<M> | undefined }): Followers<M> {
+  return (view.followers ??= new Followers<M>());
+}

@@ -158,7 +158,7 @@ export const storeSchema = {
   autoLoad: option({ expect: 'a boolean or load options', test: (v) => typeof v === 'boolean' || isPlainObject(v) }, () => false),
   autoSync: option(is.boolean, () => false),
   session: option({ expect: 'a Session', test: (v) => HOLD in Object(v) }),
-  remoteSummary: option({ expect: "an object of 'sum' | 'average' | 'min' | 'max' | 'count' per field", test: (v) => isPlainObject(v) && Object.values(v).every((kind) => typeof kind === 'string' && /^(sum|average|min|max|count)$/.test(kind)) }),
+  remoteSummary: option({ expect: 'an object of summary kinds (sum, average, min, max, count) per field', test: (v) => isPlainObject(v) && Object.values(v).every((kind) => /^(sum|average|min|max|count)$/.test(String(kind))) }),
 } satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
 /** The options that have a default (never undefined). */

@@ -12,7 +12,7 @@ import { describeValue } from '../util/options.js';
 import { HELD } from './base.js';
 import { checkFieldNames } from './fieldNames.js';
 import { before, comparable, isComparable, isNone, numberOf, type Comparable } from './find.js';
-import type { Follower } from './follow.js';
+import { followersOf, type Follower } from './follow.js';
 import { MAKE, type Aggregator, type AggregatorKind, type LiveSummary, type SummaryHost, type SummarySnapshot } from './summaryTypes.js';
 import { compareKeys, reader, sortKey, type Read } from './viewKeys.js';
 
@@ -108,7 +108,7 @@ class Summary<M extends Model, V extends object> implements Follower<M>, LiveSum
     this.#reads = this.#aggs.map(({ field }) => (field === undefined ? undefined : reader<M>(field)));
     this.#bypass = bypassFilter;
     this.#view = new View<SummarySnapshot<V>>(() => this.#make(), sameSummary);
-    this.#stop = host.view.followers.add(this);
+    this.#stop = followersOf(host.view).add(this);
   }
 
   /** The results now: `values` per name, `groups` per group name, `partial` while the store holds fewer records than its total. */

@@ -1,5 +1,6 @@
 /** The types of live summaries (API.md section 12), apart from their engine (summary.ts), which only the aggregators reach. */
 import type { DataOf, Model } from '../model/Model.js';
+import { dev } from '../util/dev.js';
 import type { StoreBase } from './base.js';
 import type { Comparable, NumericFieldName } from './find.js';
 import type { Follower } from './follow.js';
@@ -66,6 +67,6 @@ export type ValuesOf<M extends Model, S> = {
 /** A live summary of `spec`, made (and its entries checked) by the engine its aggregators carry. */
 export function makeSummary<M extends Model, V extends object>(store: StoreBase<M, object>, view: RecordView<M>, spec: Readonly<Record<string, Aggregator>>, bypassFilter: boolean): LiveSummary<V> {
   const make = Object.values(Object(spec)).find((entry): entry is Aggregator => MAKE in Object(entry))?.[MAKE];
-  if (make === undefined) throw new TypeError(`summarize: no aggregator (sum('amount'), count(), ...) in ${JSON.stringify(Object.keys(Object(spec)))}`);
+  if (make === undefined) throw new TypeError(`summarize: no aggregator in ${JSON.stringify(Object.keys(Object(spec)))}${dev(" (sum('amount'), count(), ...)")}`);
   return make<M, V>({ store, view }, spec, bypassFilter);
 }

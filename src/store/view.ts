@@ -11,7 +11,7 @@ import type { Filter, Sorter } from '../operation/types.js';
 import type { Group } from './options.js';
 import { valueTest } from '../util/filtering.js';
 import { groupsOf } from './find.js';
-import { Followers } from './follow.js';
+import type { Followers } from './follow.js';
 import { compareKeys, reader, sameItems, sameList, sortKey } from './viewKeys.js';
 import { moveItem } from '../util/arrays.js';
 
@@ -55,7 +55,7 @@ export class RecordView<M extends Model<object>> {
   #dirty: Set<M> | undefined;
 
   /** Who else hears of each change (live summaries, chained stores). */
-  readonly followers = new Followers<M>();
+  followers: Followers<M> | undefined = undefined;
   #also: ((record: M) => boolean) | undefined;
 
   constructor(readonly all: () => M[]) {}
@@ -106,7 +106,7 @@ export class RecordView<M extends Model<object>> {
   invalidate(): void {
     this.#stale = true;
     this.#dirty = undefined;
-    this.followers.reset(false);
+    this.followers?.reset(false);
   }
 
   /** Whether the filters pass a record (it is shown if listed). */
@@ -128,7 +128,7 @@ export class RecordView<M extends Model<object>> {
       }
     }
     this.#changed = true;
-    this.followers.reset(true);
+    this.followers?.reset(true);
   }
 
   /** The records shown, in order (the view's own array: copy before keeping it). */
@@ -193,7 +193,7 @@ export class RecordView<M extends Model<object>> {
 
   /** Something visible about a record changed (its values, its state). */
   touched(record: M): void {
-    this.followers.touched(record);
+    this.followers?.touched(record);
     if (this.#dirty !== undefined && record.dirty) this.#dirty.add(record);
     if (this.#compare === undefined || this.#stale) this.#changed = true;
     else this.#pending.add(record);
@@ -201,7 +201,7 @@ export class RecordView<M extends Model<object>> {
 
   /** Records were added to the list: at its end (`atEnd`), or elsewhere. */
   added(records: readonly M[], atEnd: boolean): void {
-    this.followers.added(records);
+    this.followers?.added(records);
     for (const record of records) this.touched(record);
     this.#changed = true;
     if (this.#compare === undefined || this.#stale) return;
@@ -221,7 +221,7 @@ export class RecordView<M extends Model<object>> {
 
   /** Records were taken out of the list. */
   removed(records: readonly M[]): void {
-    this.followers.removed(records);
+    this.followers?.removed(records);
     this.#changed = true;
     if (this.#compare === undefined || this.#stale) return;
     if (records.length > 16) {
