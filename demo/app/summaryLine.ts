@@ -1,8 +1,5 @@
-import { average, count, sum, type LiveSummary, type Store } from '../../src/index.js';
+import { average, count, sum, type Store } from '../../src/index.js';
 import type { User } from './User.js';
-
-/** The summaries shown: a store holds its summaries weakly, so the page keeps them until unmounted. */
-const shown = new Set<LiveSummary<object>>();
 
 /**
  * Under the grid, a live summary of the page held (API.md section 12): how many users, how many
@@ -10,7 +7,6 @@ const shown = new Set<LiveSummary<object>>();
  */
 export function mountSummary(element: HTMLElement, store: Store<User>): () => void {
   const summary = store.summarize({ users: count(), aged: count('age'), total: sum('age'), mean: average('age') });
-  shown.add(summary);
   const stop = summary.subscribe(({ values }) => {
     const mean = values.mean === null ? '–' : values.mean.toFixed(1);
     element.textContent = `This page: ${values.users} users, ${values.aged} with an age; ages total ${values.total}, mean ${mean}`;
@@ -18,6 +14,5 @@ export function mountSummary(element: HTMLElement, store: Store<User>): () => vo
   return () => {
     stop();
     summary.destroy();
-    shown.delete(summary);
   };
 }

@@ -1,6 +1,7 @@
 /**
  * What hears of each change to a store's records besides its own view: live summaries and
- * chained stores (API.md section 12). Held weakly: one dropped without destroy() can be collected.
+ * chained stores (API.md section 12). A live summary is held until destroy() (an app may keep only
+ * its subscription); a chained store weakly: one dropped without destroy() can be collected.
  */
 export interface Follower<M> {
   /** Something about a listed record changed (its values, its state). */
@@ -14,11 +15,11 @@ export interface Follower<M> {
 }
 
 export class Followers<M> implements Follower<M> {
-  readonly #refs = new Set<WeakRef<Follower<M>>>();
+  readonly #refs = new Set<{ deref(): Follower<M> | undefined }>();
 
-  /** Follow; returns the function that stops following. */
-  add(follower: Follower<M>): () => void {
-    const ref = new WeakRef(follower);
+  /** Follow (`strong`: held until it stops, as a live summary; else weakly, as a chained store); returns the function that stops following. */
+  add(follower: Follower<M>, strong = false): () => void {
+    const ref = strong ? { deref: () => follower } : new WeakRef(follower);
     this.#refs.add(ref);
     return () => this.#refs.delete(ref);
   }

@@ -108,7 +108,7 @@ class Summary<M extends Model, V extends object> implements Follower<M>, LiveSum
     this.#reads = this.#aggs.map(({ field }) => (field === undefined ? undefined : reader<M>(field)));
     this.#bypass = bypassFilter;
     this.#view = new View<SummarySnapshot<V>>(() => this.#make(), sameSummary);
-    this.#stop = followersOf(host.view).add(this);
+    this.#stop = followersOf(host.view).add(this, true);
   }
 
   /** The results now: `values` per name, `groups` per group name, `partial` while the store holds fewer records than its total. */
