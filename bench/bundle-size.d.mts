@@ -4,7 +4,7 @@ export interface BundleSize {
   /** Minified then gzipped (level 9), in bytes. */
   gzip: number;
 }
-export type BundleName = 'library' | 'typicalApp' | 'typicalAppWithValidators' | 'typicalAppWithPresets' | 'typicalAppWithReact' | 'modelMemory' | 'restProxyOnly' | 'backbone';
+export type BundleName = 'library' | 'typicalApp' | 'typicalAppWithSummary' | 'typicalAppWithChained' | 'typicalAppWithValidators' | 'typicalAppWithPresets' | 'typicalAppWithReact' | 'modelMemory' | 'restProxyOnly' | 'backbone';
 /** 'production': the package's `production` export condition (dist/prod/); 'development': dist/, what Node, tests and dev servers load. */
 export type BuildKind = 'production' | 'development';
 export declare const TARGETS: { typicalApp: number; restProxyOnly: number };

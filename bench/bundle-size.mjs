@@ -47,6 +47,16 @@ export const DEV_BUDGETS = { library: 42.55 * 1024, typicalApp: 39.59 * 1024, re
 export const ENTRIES = {
   library: { entryPoints: [resolve(root, 'src/index.ts')] },
   typicalApp: app('typical-app', TYPICAL),
+  typicalAppWithSummary: app('typical-app-summary', `import { Model, Store, RestProxy, sum, count } from ${index};
+class User extends Model { static override fields = ['id', 'name', 'age']; static override proxy = new RestProxy({ url: '/api/users' }); }
+export const users = new Store({ model: User });
+export const totals = users.summarize({ age: sum('age'), n: count() });
+`),
+  typicalAppWithChained: app('typical-app-chained', `import { Model, Store, RestProxy, ChainedStore } from ${index};
+class User extends Model { static override fields = ['id', 'name', 'age']; static override proxy = new RestProxy({ url: '/api/users' }); }
+export const users = new Store({ model: User });
+export const adults = new ChainedStore({ source: users, filters: [{ property: 'age', operator: '>=', value: 18 }] });
+`),
   typicalAppWithValidators: app('typical-app-validators', `import { Model, Store, presence, email } from ${index};
 class User extends Model.define({ fields: { name: 'string', email: 'string' }, proxy: { type: 'rest', url: '/api/users' }, validators: { name: presence(), email: email() } }) {}
 export const users = new Store({ model: User });

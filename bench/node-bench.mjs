@@ -12,6 +12,7 @@ import { associationsSection } from './associations.mjs';
 import { bufferedSection } from './buffered.mjs';
 import { alternate, backboneFetch, backboneModels, installBackboneAjax, libModels, median, runLoad, summarize } from './cases.mjs';
 import { FIELD_NAMES, makeUsers } from './data.mjs';
+import { findersSection } from './finders.mjs';
 import { liveSection } from './live.mjs';
 
 const [section = 'load', base = 'http://127.0.0.1:3000', libPath] = process.argv.slice(2);
@@ -350,6 +351,7 @@ else if (section === 'sync') result = await syncSection();
 else if (section === 'url') result = await urlSection();
 else if (section === 'buffered') result = await bufferedSection({ libPath, base, quick, gc, now, log });
 else if (section === 'associations') result = await associationsSection({ libPath, url, quick, gc, now, cpu: () => cpuMs(), log });
+else if (section === 'finders') result = findersSection({ lib, quick, gc, log });
 else if (section === 'live') result = await liveSection({ lib, url, quick, gc, log, tanstack: process.env.BENCH_TANSTACK !== '0' });
 else if (section.startsWith('heap:')) result = await heapSection(section.slice('heap:'.length));
 else throw new Error(`unknown section ${section}`);

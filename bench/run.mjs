@@ -23,7 +23,7 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = resolve(benchDir, '..');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick') || process.env.BENCH_QUICK === '1';
-// --only=load,browser,heap,sync,url,live,live-browser,associations,outbox,buffered,fresh,size runs some sections (for working on one); it
+// --only=load,browser,heap,sync,url,live,live-browser,associations,finders,outbox,buffered,fresh,size runs some sections (for working on one); it
 // prints their tables but writes no results.json. browser = the load and the live UI in Chromium;
 // live-browser = the live UI alone in Chromium.
 const onlyArg = process.argv.find((arg) => arg.startsWith('--only='));
@@ -154,6 +154,10 @@ if (wanted('buffered')) {
   log('bench: 9. BufferedStore over 1,000,000 rows (bench/buffered.mjs)');
   results.buffered = await runChild('buffered', 600_000);
 }
+if (wanted('finders')) {
+  log('bench: 10. finders, live summaries and chained stores at 100k (bench/finders.mjs)');
+  results.finders = await runChild('finders');
+}
 if (wanted('outbox')) {
   log('bench: 8. the outbox replaying 1,000 queued creates (bench/outbox-replay.mjs)');
   const stdout = execFileSync(process.execPath, ['--expose-gc', join(benchDir, 'outbox-replay.mjs')], {
@@ -257,6 +261,13 @@ for (const [live, env] of [[results.live, ''], [results.liveBrowser, ' (browser)
   target(`local sort of 100k${env}`, query.sort['rest-proxy'].ms.ratio, 2, 'x Array sort, key comparator');
   target(`local group of 100k${env}`, query.group['rest-proxy'].ms.ratio, 2, 'x Array sort + one pass');
   target(`local filter of 100k${env}`, query.filter['rest-proxy'].ms.ratio, 3, 'x Array filter, raw field');
+}
+const finders = results.finders;
+if (finders) {
+  target('100k: one edit, with a summary (sum, average, min, max, count) and a ChainedStore', finders.edit.ratio, 1.5, 'x one copy of the array', 'snapshots of store, chained store, summary');
+  target('100k sorted: filter() and clearFilter() (each)', finders.filter.ratio, 3, 'x Array filter');
+  target('100k: sum()', finders.sum.ratio, 2, 'x a plain loop');
+  target('100k: ChainedStore construction, sorted and filtered', finders.chained.ratio, 2, 'x a sort of its records');
 }
 const assoc = results.associations?.associated;
 if (assoc) target('load 100k, associated model (a Session)', assoc.load.ratio, 1.1, 'x unassociated', 'load', assoc.cpuLoad.ratio);

@@ -44,6 +44,20 @@ describe('bundle size', () => {
     expect(validated.gzip - plain.gzip, 'Model.define with presence() and email() added to the typical app').toBeLessThan(600);
   });
 
+  it('the live summaries\' engine and ChainedStore cost an app nothing unless imported (issue 30)', async () => {
+    const engine = /must be an aggregator/;
+    const chained = /ChainedStore: source must be/;
+    const typical = new TextDecoder().decode(await bundleOf('typicalApp'));
+    expect(engine.test(typical), 'the summaries\' engine in an app that imports no aggregator').toBe(false);
+    expect(chained.test(typical), 'ChainedStore in an app that imports none').toBe(false);
+    const summary = new TextDecoder().decode(await bundleOf('typicalAppWithSummary'));
+    expect(engine.test(summary)).toBe(true);
+    expect(chained.test(summary), 'ChainedStore in an app that imports sum and count only').toBe(false);
+    const withChained = new TextDecoder().decode(await bundleOf('typicalAppWithChained'));
+    expect(chained.test(withChained)).toBe(true);
+    expect(engine.test(withChained), 'the summaries\' engine in an app that imports ChainedStore only').toBe(false);
+  });
+
   it('the production build is smaller than the development build, by its explanations', async () => {
     const [production, development] = [await measureBundle('restProxyOnly'), await measureBundle('restProxyOnly', 'development')];
     expect(development.gzip - production.gzip).toBeGreaterThan(1024);

@@ -15,6 +15,12 @@ export type { FieldConfig, FieldDeclaration } from './model/fields.js';
 
 export { Store } from './store/Store.js';
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions } from './store/Store.js';
+export { ChainedStore } from './store/chained.js';
+export type { ChainedStoreConfig, ChainedStoreEvents, ChainedStoreSnapshot } from './store/chained.js';
+export { average, count, max, min, sum } from './store/summary.js';
+export type { Aggregator, AggregatorKind, LiveSummary, SummarySnapshot } from './store/summary.js';
+export type { RemoteSummary } from './store/summaryTypes.js';
+export type { CollectOptions, Comparable, FindOptions, GroupedOptions, NumericFieldName, ScopeOptions } from './store/find.js';
 
 export { Proxy } from './proxy/Proxy.js';
 export type { BatchOptions, BatchRecords, ProxyConfig, ProxyEvents, ProxyExceptionEvent, ProxyRetryEvent } from './proxy/Proxy.js';
@@ -46,7 +52,7 @@ export type { BatchConfig } from './operation/Batch.js';
 export { ResultSet } from './operation/ResultSet.js';
 export type { ResultSetConfig } from './operation/ResultSet.js';
 export { isValidId } from './operation/types.js';
-export type { Action, Direction, FieldInfo, FieldType, Filter, FilterOperator, Grouper, ModelClassLike, RecordLike, Sorter } from './operation/types.js';
+export type { Action, Direction, FieldInfo, FieldType, Filter, FilterOperator, Grouper, ModelClassLike, RecordLike, Sorter, SummaryRequest } from './operation/types.js';
 
 export { JsonReader } from './reader/JsonReader.js';
 export type { BodyPath, JsonReaderConfig, ReadContext } from './reader/JsonReader.js';

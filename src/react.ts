@@ -13,7 +13,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { recordOrNone, storeOf, type ModelClassFor } from './bindings/checks.js';
 import { outboxOf, type OutboxSnapshot, type OutboxSource } from './bindings/outbox.js';
-import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
+import type { ChainedStore, ChainedStoreSnapshot, Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
 import type { BufferedSnapshot, BufferedStore } from './buffered.js';
 
 export type { ModelClassFor, OutboxSnapshot };
@@ -26,11 +26,12 @@ export type { ModelClassFor, OutboxSnapshot };
  * @throws TypeError when `store` is not a Store.
  */
 export function useStore<M extends Model>(store: Store<M>): StoreSnapshot<M>;
+export function useStore<M extends Model>(store: ChainedStore<M>): ChainedStoreSnapshot<M>;
 export function useStore<M extends Model>(store: BufferedStore<M>): BufferedSnapshot<M>;
-export function useStore<M extends Model>(store: Store<M> | BufferedStore<M>): StoreSnapshot<M> | BufferedSnapshot<M> {
+export function useStore<M extends Model>(store: Store<M> | ChainedStore<M> | BufferedStore<M>): StoreSnapshot<M> | ChainedStoreSnapshot<M> | BufferedSnapshot<M> {
   const checked = storeOf(store);
   const subscribe = useCallback((onChange: () => void) => follow(checked, onChange), [checked]);
-  const snapshot = (): StoreSnapshot<M> | BufferedSnapshot<M> => checked.getSnapshot();
+  const snapshot = (): StoreSnapshot<M> | ChainedStoreSnapshot<M> | BufferedSnapshot<M> => checked.getSnapshot();
   return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 

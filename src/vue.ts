@@ -14,7 +14,7 @@
 import { getCurrentScope, hasInjectionContext, inject, isRef, onScopeDispose, shallowReadonly, shallowRef, ssrContextKey, toValue, watch, type MaybeRefOrGetter, type ShallowRef } from 'vue';
 import { recordOrNone, storeOf, type ModelClassFor } from './bindings/checks.js';
 import { outboxOf, type OutboxSnapshot, type OutboxSource } from './bindings/outbox.js';
-import type { Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
+import type { ChainedStore, ChainedStoreSnapshot, Model, ModelClass, RecordSnapshot, Store, StoreSnapshot } from './index.js';
 import type { BufferedSnapshot, BufferedStore } from './buffered.js';
 
 export type { ModelClassFor, OutboxSnapshot };
@@ -27,9 +27,10 @@ export type { ModelClassFor, OutboxSnapshot };
  * @throws TypeError when `store` is not a Store.
  */
 export function useStore<M extends Model>(store: MaybeRefOrGetter<Store<M>>): Readonly<ShallowRef<StoreSnapshot<M>>>;
+export function useStore<M extends Model>(store: MaybeRefOrGetter<ChainedStore<M>>): Readonly<ShallowRef<ChainedStoreSnapshot<M>>>;
 export function useStore<M extends Model>(store: MaybeRefOrGetter<BufferedStore<M>>): Readonly<ShallowRef<BufferedSnapshot<M>>>;
-export function useStore<M extends Model>(store: MaybeRefOrGetter<Store<M> | BufferedStore<M>>): Readonly<ShallowRef<StoreSnapshot<M> | BufferedSnapshot<M>>> {
-  return follow<StoreSnapshot<M> | BufferedSnapshot<M>>(() => storeOf(toValue(store)), isRef(store) || typeof store === 'function');
+export function useStore<M extends Model>(store: MaybeRefOrGetter<Store<M> | ChainedStore<M> | BufferedStore<M>>): Readonly<ShallowRef<StoreSnapshot<M> | ChainedStoreSnapshot<M> | BufferedSnapshot<M>>> {
+  return follow<StoreSnapshot<M> | ChainedStoreSnapshot<M> | BufferedSnapshot<M>>(() => storeOf(toValue(store)), isRef(store) || typeof store === 'function');
 }
 
 /**

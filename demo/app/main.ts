@@ -7,6 +7,7 @@ import { Messages, isAbort } from './messages.js';
 import { Pager } from './pager.js';
 import { PostsPanel, type PostCounts } from './postsPanel.js';
 import { requestLog } from './requestLog.js';
+import { mountSummary } from './summaryLine.js';
 import { getFailWrites, resetData, setFailWrites } from './serverControls.js';
 import { renderUrlMap } from './urlMap.js';
 import { User } from './User.js';
@@ -23,6 +24,7 @@ const report = (lead: string, error: unknown): void => messages.error(lead, erro
 const posts = new PostsPanel(byId('posts-panel', HTMLElement), report, () => updateToolbar());
 const grid = new UserGrid(byId('users', HTMLTableElement), store, report, (user) => posts.show(user));
 const pager = new Pager(byId('pager', HTMLElement), store, report);
+mountSummary(byId('summary', HTMLElement), store);
 new LogPanel(byId('log', HTMLOListElement), byId('log-clear', HTMLButtonElement), requestLog);
 
 const filterInput = byId('filter', HTMLInputElement);

@@ -3,7 +3,9 @@
  * TypeError that says what was given instead (one from another copy of the package included).
  */
 import { Model, type DataOf, type ModelClass } from '../model/Model.js';
-import { Store } from '../store/Store.js';
+import { StoreBase } from '../store/base.js';
+import type { ChainedStore } from '../store/chained.js';
+import type { Store } from '../store/Store.js';
 import { describeValue } from '../util/options.js';
 
 /**
@@ -17,7 +19,8 @@ export type ModelClassFor<R, M extends Model<object>> = ModelClass<M> &
 const BUFFERED = Symbol.for('rest-proxy.buffered');
 
 export function storeOf<S extends object>(value: S): S {
-  if (value instanceof Store || (typeof value === 'object' && value !== null && BUFFERED in value)) return value;
+  // A ChainedStore is a StoreBase too (checked without importing ChainedStore: an app without one does not bundle it).
+  if (value instanceof StoreBase || (typeof value === 'object' && value !== null && BUFFERED in value)) return value;
   throw new TypeError(`useStore: expected a Store, got ${describe(value, 'sync')}`);
 }
 
@@ -51,7 +54,7 @@ function isModelClass(value: unknown): boolean {
  * record) but not our class comes from another copy of the package.
  */
 function describe(value: unknown, method: 'sync' | 'save'): string {
-  if (value instanceof Store) return 'a Store';
+  if (value instanceof StoreBase) return 'a Store';
   const copy = typeof value === 'object' && value !== null && !(value instanceof Model) && typeof Reflect.get(value, method) === 'function' && typeof Reflect.get(value, 'getSnapshot') === 'function';
   return copy ? 'one from another copy of rest-proxy: import rest-proxy and its bindings from one copy of the package' : describeValue(value);
 }

@@ -6,7 +6,7 @@ import { assignOptions, is, isPlainObject, option, type OptionSchema } from '../
 import { SEND, WRITE_STATE } from './protocol.js';
 import type { Request } from './Request.js';
 import type { ResultSet } from './ResultSet.js';
-import { ACTIONS, type Action, type Filter, type Grouper, type RecordLike, type Sorter } from './types.js';
+import { ACTIONS, type Action, type Filter, type Grouper, type RecordLike, type Sorter, type SummaryRequest } from './types.js';
 
 export interface OperationConfig<R extends RecordLike = RecordLike> {
   /** `'create' | 'read' | 'update' | 'destroy'`. Required. */
@@ -29,6 +29,8 @@ export interface OperationConfig<R extends RecordLike = RecordLike> {
   filters?: Filter[];
   /** The grouper of a read (sent as `groupParam`). @example { property: 'dept' } */
   grouper?: Grouper;
+  /** The server summaries a read asks for (sent as `summaryParam`). @example [{ property: 'amount', summary: 'sum' }] */
+  summary?: SummaryRequest[];
   /** Cancels the operation (kind 'abort'); records are left as they were. */
   signal?: AbortSignal;
   /** A url for this operation alone (wins over `api` and `url`). */
@@ -57,6 +59,7 @@ const schema: OptionSchema = {
   sorters: option(isArrayOfObjects, () => []),
   filters: option(isArrayOfObjects, () => []),
   grouper: option({ expect: 'an object with a property', test: (v) => isPlainObject(v) && 'property' in v }),
+  summary: option(isArrayOfObjects),
   signal: option({ expect: 'an AbortSignal', test: (v) => v instanceof AbortSignal }),
   url: option(is.string),
   headers: option(is.plainObject, () => ({})),
@@ -87,6 +90,8 @@ export class Operation<R extends RecordLike = RecordLike> {
   declare filters: Filter[];
   /** {@inheritDoc OperationConfig.grouper} */
   declare grouper: Grouper | undefined;
+  /** {@inheritDoc OperationConfig.summary} */
+  declare summary: SummaryRequest[] | undefined;
   /** {@inheritDoc OperationConfig.signal} */
   declare signal: AbortSignal | undefined;
   /** {@inheritDoc OperationConfig.url} */

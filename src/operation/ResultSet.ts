@@ -8,6 +8,8 @@ export interface ResultSetConfig<R> {
   success?: boolean;
   /** The server's message, when it gave one. Default none. */
   message?: string | undefined;
+  /** The server's summary of the whole collection (the reader's `summaryRootProperty`). Default none. */
+  summary?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export class ResultSet<R = unknown> {
@@ -17,12 +19,15 @@ export class ResultSet<R = unknown> {
   total: number;
   success: boolean;
   message: string | undefined;
+  /** {@inheritDoc ResultSetConfig.summary} */
+  summary: Readonly<Record<string, unknown>> | undefined;
 
   constructor(config: ResultSetConfig<R> = {}) {
     this.records = config.records ?? [];
     this.total = config.total ?? this.records.length;
     this.success = config.success ?? true;
     this.message = config.message;
+    this.summary = config.summary;
   }
 
   /** The number of records in this result. */

@@ -38,6 +38,12 @@ export interface Grouper {
   direction?: Direction;
 }
 
+/** A server summary a load asks for: `{ property: 'amount', summary: 'sum' }` (a store's `remoteSummary`). */
+export interface SummaryRequest {
+  property: string;
+  summary: 'sum' | 'average' | 'min' | 'max' | 'count';
+}
+
 export type FieldType = 'auto' | 'string' | 'int' | 'number' | 'boolean' | 'date';
 
 /** A field of a model class as the reader and writer see it. */

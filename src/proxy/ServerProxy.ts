@@ -117,6 +117,8 @@ export class ServerProxy extends Proxy {
       else params[this.groupParam] = JSON.stringify({ property: grouper.property, direction: grouper.direction ?? 'ASC' });
     }
 
+    const summary = operation.summary;
+    if (summary?.length && sent(this.summaryParam)) params[this.summaryParam] = JSON.stringify(summary);
     const sorters = operation.sorters;
     if (sorters.length > 0) {
       const local = sorters.find((sorter) => sorter.sorterFn !== undefined);

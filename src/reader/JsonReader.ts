@@ -39,6 +39,11 @@ export interface JsonReaderConfig {
    * JSON:API `attributes`). Default none.
    */
   transformRecord?: (item: Record<string, unknown>, model: ModelClassLike | undefined) => Record<string, unknown>;
+  /**
+   * Where the server's summary of the whole collection is (a dotted path to a JSON object, e.g.
+   * `'summary'`), read by a store load into `store.getRemoteSummary()`. Default none: not read.
+   */
+  summaryRootProperty?: string | undefined;
 }
 
 /** What a reader needs to know about the answer it reads. */
@@ -65,6 +70,7 @@ const schema: OptionSchema = {
   totalHeader: option(is.headerName),
   transform: option(is.function),
   transformRecord: option(is.function),
+  summaryRootProperty: option(is.string),
 };
 
 function pick(data: unknown, path: BodyPath, context: ReadContext): unknown {
@@ -80,6 +86,16 @@ function toTotal(value: unknown, where: string): number {
   const total = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (Number.isSafeInteger(total) && Number(total) >= 0) return Number(total);
   throw new ReadShapeError(`${where} is ${describeValue(value)}, not a number of records${dev(' (a whole number, 0 or more)')}`);
+}
+
+/** The server's summary at `path`: a JSON object copied and frozen (none there: undefined). */
+function readSummary(data: unknown, path: string): Readonly<Record<string, unknown>> | undefined {
+  const value = isPlainObject(data) ? readPath(data, path) : undefined;
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value) || Object.hasOwn(value, '__proto__')) {
+    throw new ReadShapeError(`the summary at "${path}" (summaryRootProperty) is ${isPlainObject(value) ? 'an object with a __proto__ key' : typeName(value)}${dev(', not a JSON object of figures')}`);
+  }
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, unknown>, value));
 }
 
 function firstString(values: unknown[]): string | undefined {
@@ -157,6 +173,8 @@ export class JsonReader {
   declare transform: ((data: unknown) => unknown) | undefined;
   /** {@inheritDoc JsonReaderConfig.transformRecord} */
   declare transformRecord: JsonReaderConfig['transformRecord'];
+  /** {@inheritDoc JsonReaderConfig.summaryRootProperty} */
+  declare summaryRootProperty: string | undefined;
 
   constructor(config: JsonReaderConfig = {}) {
     applyOptions(this, 'JsonReader', schema, config);
@@ -187,6 +205,7 @@ export class JsonReader {
       total: this.readTotal(data, context, items.length),
       success: true,
       message: this.readMessage(envelope),
+      summary: context.action === 'read' && this.summaryRootProperty !== undefined ? readSummary(data, this.summaryRootProperty) : undefined,
     });
   }
 

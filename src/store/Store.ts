@@ -7,18 +7,19 @@ import type { Batch } from '../operation/Batch.js';
 import type { Operation } from '../operation/Operation.js';
 import type { Direction, Filter, Sorter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
-import { Observable } from '../util/events.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
 import { dev } from '../util/dev.js';
+import { HELD, REMOTE, SHOWN, StoreBase, VIEW } from './base.js';
 import { checkFieldNames } from './fieldNames.js';
-import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
+import { sameSnapshot, snapshotOf, storeSchema, summaryRequests, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
 import { freshness, type Freshness, type StoreState } from './freshness.js';
 import { Loads, readOperation } from './load.js';
 import { sinceLoad, type SinceLoad } from './pending.js';
 import { StoreRecords, toDestroy, UNLIST } from './records.js';
 import { SHARED, Syncs, type SyncShare } from './sync.js';
+import type { RecordView } from './view.js';
 
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
 
@@ -44,7 +45,7 @@ export interface Store<M extends Model = Model> extends Omit<Stored<StoreConfig<
  * undoes a write that completed after it was sent.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> implements Iterable<M> {
+export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>> {
   /** The page last loaded (1-based). */
   currentPage = 1;
 
@@ -148,17 +149,9 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     return this.#loads.running;
   }
 
-  getCount(): number {
-    return this.#records.list.visible.length;
-  }
-
   /** The total the server reported at the last load (for paging), else the number of records. */
   getTotalCount(): number {
     return this.#totalCount ?? this.#records.list.all.length;
-  }
-
-  getAt(index: number): M | undefined {
-    return this.#records.list.visible[index];
   }
 
   /** The record with this id, among all records (also those a local filter hides). */
@@ -167,21 +160,12 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     return key === undefined ? undefined : this.#records.list.find(key);
   }
 
-  indexOf(record: M): number {
-    return this.#records.list.visible.indexOf(record);
-  }
-
-  /** The records from `start` to `end`, both included (all by default). */
-  getRange(start = 0, end?: number): M[] {
-    const list = this.#records.list.visible;
-    const to = end === undefined ? list.length : end + 1;
-    // The whole list spread, not sliced: the view's array may be frozen (a snapshot holds it), and V8 slices those slowly.
-    return start === 0 && to >= list.length ? [...list] : list.slice(start, to);
-  }
-
-  [Symbol.iterator](): Iterator<M> {
-    return this.#records.list.visible[Symbol.iterator]();
-  }
+  /** @internal */
+  [SHOWN](): M[] { return this.#records.list.visible; }
+  /** @internal */
+  [HELD](): readonly M[] { return this.#records.list.view.ordered(); }
+  /** @internal */
+  [VIEW](): RecordView<M> { return this.#records.list.view; }
 
   #insert(index: number, items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>, fireEvents: boolean): M[] {
     const added = this.#records.insert(index, items);
@@ -321,12 +305,16 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     const records = this.#records.adopt(operation.resultSet?.records ?? []);
     const listed = this.#records.applyLoad(records, options, since);
     this.#totalCount = operation.resultSet?.total ?? records.length;
+    this[REMOTE] = operation.resultSet?.summary;
     if (operation.page !== undefined) this.currentPage = operation.page;
     this.#fresh.applied();
     this.fire('load', { store: this, records: listed, operation, successful: true });
     this.fire('datachanged', { store: this });
     return listed;
   }
+
+  /** Load again what the last load asked for (page, start, limit, params; given options win; never loaded: page 1). */
+  reload(options: LoadOptions = {}): Promise<M[]> { return this.load({ ...this.#loads.last, ...options }); }
 
   /** Load page n (1-based). */
   loadPage(page: number, options: LoadOptions = {}): Promise<M[]> { return this.load({ ...options, page }); }
@@ -457,6 +445,7 @@ export class Store<M extends Model = Model> extends Observable<StoreEvents<M>> i
     this.#destroyed = true;
     this.#loads.stop();
     this.#fresh.stop();
+    this.#records.list.view.followers?.release(); // its live summaries and chained stores
     this.#records.release();
     this.dropListeners();
     this.#view.clear();

@@ -7,10 +7,10 @@ import { ProxyError } from '../errors/ProxyError.js';
 import { LOAD } from '../errors/messages.js';
 import type { Model } from '../model/Model.js';
 import { Operation } from '../operation/Operation.js';
-import type { Direction, Filter, Sorter } from '../operation/types.js';
+import type { Direction, Filter, Sorter, SummaryRequest } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { describeValue } from '../util/options.js';
-import type { LoadOptions } from './options.js';
+import { summaryRequests, type LoadOptions } from './options.js';
 import { sinceLoad, type SinceLoad } from './pending.js';
 
 /** What a load needs of its store. */
@@ -49,6 +49,7 @@ export function pagingOf(options: LoadOptions, pageSize: number, currentPage: nu
 interface Query {
   pageSize: number; currentPage: number; remoteSort: boolean; remoteFilter: boolean; remoteGroup: boolean;
   sorters: readonly Sorter[]; filters: readonly Filter[]; groupField?: string | undefined; groupDir: Direction;
+  remoteSummary?: Readonly<Record<string, SummaryRequest['summary'] | undefined>> | undefined;
 }
 
 /** The read operation of a store's load: paging, the remote sorters, filters and grouper (those with a function run after the load: they cannot be sent). */
@@ -60,6 +61,7 @@ export function readOperation(store: Query, options: LoadOptions, signal: AbortS
     sorters: store.remoteSort ? store.sorters.filter((sorter) => sorter.sorterFn === undefined) : [],
     filters: store.remoteFilter ? store.filters.filter((filter) => filter.filterFn === undefined) : [],
     ...(store.remoteGroup && store.groupField !== undefined ? { grouper: { property: store.groupField, direction: store.groupDir } } : {}),
+    summary: summaryRequests(store.remoteSummary),
     signal,
   });
   operation.validator = validator;
@@ -92,6 +94,9 @@ export class Loads<M extends Model<object>> {
     this.#since = undefined;
   }
 
+  /** What the last load asked for (Store.reload asks it again); never loaded: page 1. */
+  last: LoadOptions = { page: 1 };
+
   async run(options: LoadOptions): Promise<M[]> {
     if (typeof options !== 'object' || options === null) throw new TypeError(`Store.load: options must be an object, got ${describeValue(options)}`);
     const host = this.host;
@@ -99,6 +104,7 @@ export class Loads<M extends Model<object>> {
     // Options refused, or a beforeload listener that says no: nothing changes, a load in flight goes on.
     const operation = host.operation(options, controller.signal);
     if (!host.before(operation)) throw new ProxyError('abort', LOAD.cancelled, { operation });
+    this.last = { ...(options.start === undefined ? { page: operation.page } : { start: options.start }), limit: operation.limit, params: options.params };
     const seq = ++this.#seq;
     this.#controller?.abort();
     this.#controller = controller;

@@ -6,7 +6,7 @@ import { Model, type DataOf, type ModelClass, type ModelInit } from '../model/Mo
 import { sameShown } from '../model/snapshot.js';
 import type { BatchConfig } from '../operation/Batch.js';
 import type { Operation } from '../operation/Operation.js';
-import type { Direction, Filter, Sorter } from '../operation/types.js';
+import type { Direction, Filter, Sorter, SummaryRequest } from '../operation/types.js';
 import { Proxy } from '../proxy/Proxy.js';
 import { createProxy, type ProxyTypeConfig } from '../proxy/registry.js';
 import type { RestProxyConfig } from '../proxy/RestProxy.js';
@@ -55,6 +55,11 @@ export interface StoreConfig<M extends Model> {
   autoLoad?: boolean | LoadOptions;
   /** Sync after every change (add, edit, remove). Default false. */
   autoSync?: boolean;
+  /**
+   * The server summaries each load asks for (sent as the proxy's `summaryParam`); the answer's
+   * (the reader's `summaryRootProperty`) is `getRemoteSummary()`. @example { amount: 'sum' }
+   */
+  remoteSummary?: Partial<Record<FieldName<M>, SummaryRequest['summary']>> | undefined;
   /**
    * The `Session` (rest-proxy/associations) whose records the store lists: one record per id
    * across its stores. Default `Session.default` for a model with associations, else none (the
@@ -183,6 +188,7 @@ export const storeSchema = {
   refetchIntervalInBackground: option(is.boolean, () => false),
   persist: option({ expect: `{ cache, key }${dev(': cache a ReadCache (rest-proxy/offline), key a non-empty string')}`, test: (v) => isPlainObject(v) && persistTargets.has(Object(v.cache)) && typeof v.key === 'string' && v.key !== '' }),
   initialState: option(is.plainObject),
+  remoteSummary: option({ expect: 'an object of summary kinds (sum, average, min, max, count) per field', test: (v) => isPlainObject(v) && Object.values(v).every((kind) => /^(sum|average|min|max|count)$/.test(String(kind))) }),
 } satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
 /** The options that have a default (never undefined). */
@@ -211,4 +217,9 @@ export function snapshotOf<M extends Model>(store: Store<M>, error: ProxyError |
 /** Two store snapshots that show the same: the same records array (the view makes a new one for a change), the rest by value. */
 export function sameSnapshot<M extends Model>(a: StoreSnapshot<M>, b: StoreSnapshot<M>): boolean {
   return a.records === b.records && sameShown({ ...a, records: 0 }, { ...b, records: 0 });
+}
+
+/** The summaries a load asks the server for (a store's `remoteSummary`), as sent. */
+export function summaryRequests(spec: Readonly<Record<string, SummaryRequest['summary'] | undefined>> | undefined): SummaryRequest[] | undefined {
+  return spec && Object.entries(spec).flatMap(([property, summary]) => (summary ? [{ property, summary }] : []));
 }

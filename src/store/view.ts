@@ -5,15 +5,14 @@
  * array when something shown changed, the same array otherwise. Sort keys are converted once per
  * record and sorter; ties keep the order the records were added or loaded in.
  */
-import { DATA } from '../model/internal.js';
 import type { Model } from '../model/Model.js';
-import type { Field } from '../model/fields.js';
-import { recordInfo } from '../model/modelInfo.js';
-import { ownValue, readField } from '../model/values.js';
+import { readField } from '../model/values.js';
 import type { Filter, Sorter } from '../operation/types.js';
 import type { Group } from './options.js';
 import { valueTest } from '../util/filtering.js';
-import { compareText, textOf } from '../util/sorting.js';
+import { groupsOf } from './find.js';
+import type { Followers } from './follow.js';
+import { compareKeys, reader, sameItems, sameList, sortKey } from './viewKeys.js';
 import { moveItem } from '../util/arrays.js';
 
 /** What the view knows of a listed record: where it came (ord), whether it is shown, its sort keys, where it was last seen in the view's arrays. */
@@ -26,41 +25,6 @@ interface Entry<M> {
   keys: readonly unknown[];
   at: number;
   shownAt: number;
-}
-
-type Read<M> = (record: M) => unknown;
-
-/** A value as a sort key: empty (undefined, null, NaN) as undefined, a Date as its time, an object as its JSON. */
-function sortKey(value: unknown): unknown {
-  if (value === null || value === undefined || Number.isNaN(value)) return undefined;
-  if (typeof value !== 'object') return value;
-  return value instanceof Date ? sortKey(value.getTime()) : textOf(value);
-}
-
-/** compareValues (util/sorting) on sort keys: numbers by value, strings by code point, empty last. */
-function compareKeys(x: unknown, y: unknown): number {
-  // Inline, never subtracting (Infinity - Infinity is NaN): the hot path of a sorted view.
-  if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
-  if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : x > y ? 1 : 0;
-  if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
-  if (typeof x === 'boolean' && typeof y === 'boolean') return Number(x) - Number(y);
-  return compareText(x, y);
-}
-
-/** A field's value as `get` gives it, read from the record's data when it needs no conversion. */
-function reader<M extends Model<object>>(name: string): Read<M> {
-  // The field of the last record's class (a store's records are of one class, or a few).
-  let model: unknown;
-  let field: Field | undefined;
-  return (record) => {
-    const value = ownValue(record[DATA], name); // a field named `constructor` is data
-    if (value === undefined) return value;
-    if (record.constructor !== model) {
-      model = record.constructor;
-      field = recordInfo(record).byName.get(name);
-    }
-    return field === undefined || !field.lazy || field.isConverted(value) ? value : readField(record, name);
-  };
 }
 
 export class RecordView<M extends Model<object>> {
@@ -87,16 +51,25 @@ export class RecordView<M extends Model<object>> {
   /** Whether what is shown changed since the last copy handed to a snapshot. */
   #changed = true;
   #copy: readonly M[] | undefined;
-  /** Whether the last copy is the view's own array (then copied before it changes). */
-  #shared = false;
   /** Records that were dirty when last seen (undefined: not known, the list is read when asked). */
   #dirty: Set<M> | undefined;
 
-  constructor(private readonly all: () => M[]) {}
+  /** Who else hears of each change (live summaries, chained stores). */
+  followers: Followers<M> | undefined = undefined;
+  #also: ((record: M) => boolean) | undefined;
 
-  /** Sort and filter by these (all applied locally). Unless `force`, the same sorters and filters change nothing. */
-  arrange(sorters: readonly Sorter[], filters: readonly Filter[], force: boolean): void {
-    if (!force && !this.#stale && sameList(sorters, this.#sorters) && sameList(filters, this.#filters)) return;
+  constructor(readonly all: () => M[]) {}
+
+  /**
+   * Sort and filter by these (all applied locally; `also`: a test the filters add, a chained
+   * store's source's). Unless `force`, the same sorters and filters change nothing. New filters
+   * under the same sorters keep the order known: one pass, no sort (API.md section 12).
+   */
+  arrange(sorters: readonly Sorter[], filters: readonly Filter[], force: boolean, also?: (record: M) => boolean): void {
+    const sameSort = sameList(sorters, this.#sorters);
+    const sameTest = sameList(filters, this.#filters) && also === this.#also;
+    if (!force && !this.#stale && sameSort && sameTest) return;
+    this.#also = also;
     this.#sorters = sorters;
     this.#filters = filters;
     const reads = sorters.map((sorter) => (sorter.sorterFn ? undefined : reader<M>(sorter.property)));
@@ -118,14 +91,44 @@ export class RecordView<M extends Model<object>> {
       const read = filter.filterFn ? (record: M) => readField(record, filter.property) : reader<M>(filter.property);
       return (record) => test(read(record), record);
     });
+    if (also) tests.unshift(also);
     this.#test = tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (record) => tests.every((test) => test(record));
-    this.invalidate();
+    if (sameSort && !sameTest && !this.#stale && this.#pending.size === 0 && this.#ordered !== undefined) this.#retest(this.#ordered);
+    else this.invalidate();
+  }
+
+  /** The sorters in force (the order a chained store without its own takes). */
+  get sorters(): readonly Sorter[] {
+    return this.#sorters;
   }
 
   /** The list changed in a way the view was not told: made again when next read. */
   invalidate(): void {
     this.#stale = true;
     this.#dirty = undefined;
+    this.followers?.reset(false);
+  }
+
+  /** Whether the filters pass a record (it is shown if listed). */
+  passes(record: M): boolean {
+    return this.#test?.(record) ?? true;
+  }
+
+  /** The filters changed, not the order: the records in order filtered again (an index made already marks what is shown; where, it finds by search). */
+  #retest(ordered: M[]): void {
+    const test = this.#test;
+    this.#shown = test === undefined ? undefined : ordered.filter(test);
+    const index = this.#index;
+    if (index !== undefined) {
+      // Marked from the records shown: the filters run once per record, not twice.
+      for (const entry of index.values()) entry.shown = test === undefined;
+      for (const record of this.#shown ?? []) {
+        const entry = index.get(record);
+        if (entry !== undefined) entry.shown = true;
+      }
+    }
+    this.#changed = true;
+    this.followers?.reset(true);
   }
 
   /** The records shown, in order (the view's own array: copy before keeping it). */
@@ -142,6 +145,12 @@ export class RecordView<M extends Model<object>> {
     return this.#shown ?? this.#ordered ?? this.all();
   }
 
+  /** Every listed record, in order (those the filters hide too). */
+  ordered(): M[] {
+    this.shown();
+    return this.#ordered ?? this.all();
+  }
+
   /** The records shown, for a snapshot: a new frozen array when something shown changed, else the last one. */
   records(): readonly M[] {
     const shown = this.shown();
@@ -152,7 +161,6 @@ export class RecordView<M extends Model<object>> {
       const own = shown !== this.all();
       // A record in it changed: a new array all the same (the one handed over last is kept as it was).
       records = Object.freeze(own ? (shown === records ? this.#own(shown) : shown) : shown.slice());
-      this.#shared = own;
     }
     this.#copy = records;
     this.#changed = false;
@@ -162,22 +170,7 @@ export class RecordView<M extends Model<object>> {
 
   /** The records shown, by the value of `field` (Dates by time), in the order each value first comes. */
   groups(field: string): Group<M>[] {
-    const read = reader<M>(field);
-    const groups = new Map<unknown, Group<M>>();
-    let group: Group<M> | undefined;
-    let key: unknown;
-    for (const record of this.shown()) {
-      const value = read(record);
-      const next = value instanceof Date ? value.getTime() : value;
-      // Grouped locally, a group's records come together: the map is asked once per group.
-      if (group === undefined || !Object.is(next, key)) {
-        key = next;
-        group = groups.get(key);
-        if (group === undefined) groups.set(key, (group = { name: value, records: [] }));
-      }
-      group.records.push(record);
-    }
-    return [...groups.values()];
+    return groupsOf(this.shown(), reader<M>(field));
   }
 
   /** Whether a record held is dirty, not erased and `held` (a record the store still holds). */
@@ -200,6 +193,7 @@ export class RecordView<M extends Model<object>> {
 
   /** Something visible about a record changed (its values, its state). */
   touched(record: M): void {
+    this.followers?.touched(record);
     if (this.#dirty !== undefined && record.dirty) this.#dirty.add(record);
     if (this.#compare === undefined || this.#stale) this.#changed = true;
     else this.#pending.add(record);
@@ -207,6 +201,7 @@ export class RecordView<M extends Model<object>> {
 
   /** Records were added to the list: at its end (`atEnd`), or elsewhere. */
   added(records: readonly M[], atEnd: boolean): void {
+    this.followers?.added(records);
     for (const record of records) this.touched(record);
     this.#changed = true;
     if (this.#compare === undefined || this.#stale) return;
@@ -226,6 +221,7 @@ export class RecordView<M extends Model<object>> {
 
   /** Records were taken out of the list. */
   removed(records: readonly M[]): void {
+    this.followers?.removed(records);
     this.#changed = true;
     if (this.#compare === undefined || this.#stale) return;
     if (records.length > 16) {
@@ -248,7 +244,6 @@ export class RecordView<M extends Model<object>> {
   #rebuild(): void {
     const all = this.all();
     this.#stale = false;
-    this.#shared = false;
     this.#rebuilt = true;
     this.#pending.clear();
     this.#index = undefined;
@@ -333,14 +328,13 @@ export class RecordView<M extends Model<object>> {
     this.#pending.clear();
   }
 
-  /** An array of the view to change: copied first if a snapshot holds it (copy on write). */
+  /** An array of the view to change: copied first if a snapshot holds it (frozen: copy on write). */
   #own(array: M[]): M[] {
-    if (!this.#shared || array !== (this.#shown ?? this.#ordered)) return array;
-    this.#shared = false;
+    if (!Object.isFrozen(array)) return array;
     // Spread, not slice: slicing a frozen array takes V8's slow path (about 50 times slower).
     const copy = [...array];
-    if (this.#shown !== undefined) this.#shown = copy;
-    else this.#ordered = copy;
+    if (array === this.#shown) this.#shown = copy;
+    else if (array === this.#ordered) this.#ordered = copy;
     return copy;
   }
 
@@ -393,18 +387,4 @@ function setKeys<M>(entry: Entry<M>, keys: readonly unknown[]): Entry<M> {
   entry.key = keys[0];
   entry.keys = keys.length > 1 ? keys : NONE;
   return entry;
-}
-
-/** Two lists of sorters or filters that say the same (each member's own values the same). */
-function sameList<T extends object>(a: readonly T[], b: readonly T[]): boolean {
-  return a.length === b.length && a.every((item, i) => {
-    const other = b[i];
-    return other !== undefined && Object.keys(item).length === Object.keys(other).length && Object.entries(item).every(([key, value]) => Object.is(value, Reflect.get(other, key)));
-  });
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

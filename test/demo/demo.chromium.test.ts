@@ -259,6 +259,19 @@ if (!existsSync(CHROMIUM)) {
       expect(await classesOf(row(3).locator('td.cell-name'))).not.toContain('is-dirty');
     });
 
+    it('shows a live total of the ages under the grid that follows an edit (store.summarize)', async () => {
+      const totalNow = async (): Promise<number> => Number(/ages total (-?\d+)/.exec((await page.locator('#summary').textContent()) ?? '')?.[1]);
+      await waitForText('#summary', /^This page: \d+ users, \d+ with an age; ages total \d+, mean /);
+      const before = await totalNow();
+      const input = row(3).locator('input[data-field="age"]');
+      const old = await input.inputValue();
+      const next = old === '' ? 77 : Number(old) + 7;
+      await editCell(row(3), 'age', String(next));
+      await waitForText('#summary', new RegExp(`ages total ${before + next - (old === '' ? 0 : Number(old))},`));
+      await editCell(row(3), 'age', old);
+      await waitForText('#summary', new RegExp(`ages total ${before},`));
+    });
+
     it('deletes a row and saves: DELETE, and the user is gone from the server', async () => {
       await row(createdId).getByRole('button', { name: /^Delete/ }).click();
       expect(await row(createdId).count()).toBe(0);

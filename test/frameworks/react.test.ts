@@ -6,7 +6,7 @@
 import { createElement as h } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Model, Store } from '../../src/index.js';
+import { ChainedStore, Model, Store } from '../../src/index.js';
 import { Post, User, loadedStore } from './models.js';
 import { useRecord, useStore } from '../../src/react.js';
 
@@ -37,6 +37,12 @@ describe('rest-proxy/react on the server', () => {
     const store = await loadedStore();
     store.getById(2)?.set('name', 'Anna');
     expect(renderToString(h(Users, { store }))).toBe('<ul data-total="2" aria-busy="false"><li>Ed</li><li>Anna (edited)</li></ul>');
+  });
+
+  it('useStore takes a ChainedStore and a component renders its records (issue 30)', async () => {
+    const store = await loadedStore();
+    const sorted = new ChainedStore({ source: store, sorters: [{ property: 'name', direction: 'DESC' }] });
+    expect(renderHook(() => useStore(sorted).records.map((record) => record.get('name')).join(','))).toBe('Ed,Ann');
   });
 
   it('useRecord with the model class renders a record typed only as a Model', async () => {

@@ -7,7 +7,7 @@
 import { createRenderer, createSSRApp, defineComponent, effectScope, h, isProxy, isReactive, isReadonly, reactive, readonly, ref, shallowRef, watch, type EffectScope } from 'vue';
 import { renderToString } from 'vue/server-renderer';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryProxy, Store } from '../../src/index.js';
+import { ChainedStore, MemoryProxy, Store } from '../../src/index.js';
 import { Post, User, countSubscriptions, loadedStore, settled, userOf } from './models.js';
 import { useRecord, useStore } from '../../src/vue.js';
 
@@ -40,6 +40,20 @@ describe('useStore and useRecord in an effect scope', () => {
     expect(users.value).toBe(store.getSnapshot());
     expect(users.value.records.map((record) => record.get('name'))).toEqual(['Edward', 'Ann', 'Cy', 'Di']);
     expect(users.value.hasChanges).toBe(true);
+  });
+
+  it("useStore follows a ChainedStore: its records in its own order, replaced once per batch (issue 30)", async () => {
+    const store = await loadedStore();
+    const sorted = new ChainedStore({ source: store, sorters: [{ property: 'name', direction: 'ASC' }] });
+    const { value: users } = inScope(() => useStore(sorted));
+    expect(users.value.records.map((record) => record.get('name'))).toEqual(['Ann', 'Ed']);
+    const seen: number[] = [];
+    inScope(() => watch(users, (snapshot) => seen.push(snapshot.records.length)));
+    store.add({ name: 'Bo' });
+    userOf(store, 1).set('name', 'Al');
+    await settled();
+    expect(seen).toEqual([3]);
+    expect(users.value.records.map((record) => record.get('name'))).toEqual(['Al', 'Ann', 'Bo']);
   });
 
   it("useRecord is a shallow ref of the record's snapshot: edits, reject, a store load that changes it", async () => {

@@ -8,11 +8,12 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const FILE = resolve(fileURLToPath(new URL('.', import.meta.url)), 'define.test-d.ts');
+const DIR = fileURLToPath(new URL('.', import.meta.url));
+const FILES = ['define.test-d.ts', 'finders.test-d.ts'].map((name) => resolve(DIR, name));
 
-describe('define.test-d.ts under the strictest common tsconfig', () => {
+describe('define.test-d.ts and finders.test-d.ts under the strictest common tsconfig', () => {
   it('compiles with no error', { timeout: 120_000 }, () => {
-    const program = ts.createProgram([FILE], {
+    const program = ts.createProgram(FILES, {
       strict: true,
       exactOptionalPropertyTypes: true,
       noUncheckedIndexedAccess: true,
@@ -26,10 +27,12 @@ describe('define.test-d.ts under the strictest common tsconfig', () => {
       noEmit: true,
     });
     // The library's own sources are checked by its own tsconfig; here only what a user writes
-    // (checking only that file: the checker reads of the library what the file uses).
-    const file = program.getSourceFile(FILE);
-    expect(file).toBeDefined();
-    const problems = [...ts.getPreEmitDiagnostics(program, file)].filter((diagnostic) => diagnostic.file === undefined || resolve(diagnostic.file.fileName) === FILE).map((diagnostic) => {
+    // (checking only those files: the checker reads of the library what the files use).
+    const problems = FILES.flatMap((name) => {
+      const file = program.getSourceFile(name);
+      expect(file, name).toBeDefined();
+      return [...ts.getPreEmitDiagnostics(program, file)];
+    }).filter((diagnostic) => diagnostic.file === undefined || FILES.includes(resolve(diagnostic.file.fileName))).map((diagnostic) => {
       const where = diagnostic.file === undefined ? '' : `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}: `;
       return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
     });

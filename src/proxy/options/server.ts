@@ -40,6 +40,8 @@ export interface ServerProxyConfig extends ProxyConfig {
   filterParam?: string | null | undefined;
   /** The group param (JSON of the grouper); `null` leaves it out. Default `'group'`. */
   groupParam?: string | null | undefined;
+  /** The summary param (JSON of the store's `remoteSummary`); `null` leaves it out. Default `'summary'`. */
+  summaryParam?: string | null | undefined;
   /** The direction param of `simpleSortMode`. Default `'dir'`. */
   directionParam?: string | null | undefined;
   /** The direction param of `simpleGroupMode`. Default `'groupDir'`. */
@@ -83,6 +85,7 @@ export const serverSchema = {
   sortParam: paramOption('sort'),
   filterParam: paramOption('filter'),
   groupParam: paramOption('group'),
+  summaryParam: paramOption('summary'),
   directionParam: paramOption('dir'),
   groupDirectionParam: paramOption('groupDir'),
   idParam: paramOption('id'),
