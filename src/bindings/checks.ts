@@ -4,8 +4,6 @@
  */
 import { Model, type DataOf, type ModelClass } from '../model/Model.js';
 import { StoreBase } from '../store/base.js';
-import type { ChainedStore } from '../store/chained.js';
-import type { Store } from '../store/Store.js';
 import { describeValue } from '../util/options.js';
 
 /**

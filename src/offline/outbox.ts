@@ -14,7 +14,7 @@ import type { SyncOptions } from '../store/options.js';
 import { planSync, type SyncHost } from '../store/sync.js';
 import { coalesce, type Write } from './coalesce.js';
 import type { TabCoordinator } from './coordination.js';
-import { ENTRY_VERSION, type Entry, type Fields } from './entry.js';
+import { ENTRY_VERSION, type Entry } from './entry.js';
 import { noteStore } from './held.js';
 import { cycleError, cycleOf, giveKey, json, newKey, referencesOf, saveWrite } from './intent.js';
 import { Replay } from './replay.js';

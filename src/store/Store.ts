@@ -12,7 +12,7 @@ import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored 
 import { dev } from '../util/dev.js';
 import { HELD, REMOTE, SHOWN, StoreBase, VIEW } from './base.js';
 import { checkFieldNames } from './fieldNames.js';
-import { sameSnapshot, snapshotOf, storeSchema, summaryRequests, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
+import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { keyOf } from './list.js';
 import { freshness, type Freshness, type StoreState } from './freshness.js';
 import { Loads, readOperation } from './load.js';
