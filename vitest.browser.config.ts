@@ -20,6 +20,8 @@ export default defineConfig({
     exclude: [
       ...configDefaults.exclude, 'test/presets/json-server.e2e.test.ts', 'test/resilience/sharing-credentials.test.ts', 'test/resilience/max-response-bytes.test.ts',
       'test/resilience/unreachable.test.ts', 'test/store/release.test.ts', 'test/store/corners.test.ts',
+      // The remote summaries' route reads the server's db in Node (test/server/summary.ts); a kept summary needs the collector.
+      'test/store/remoteSummary.test.ts', 'test/store/summaryKept.test.ts',
       'test/associations/servers.e2e.test.ts', 'test/associations/collect.test.ts', 'test/associations/hostilePending.test.ts',
     ],
     // The hub: runs in Node, starts and drives the real test servers for the browser tests.
