@@ -16,9 +16,9 @@ import { servePages, type Pages } from './pages.js';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-port=0'];
 
-/** Chromium on `profile`, driven over CDP; kill() is SIGKILL. */
+/** Chromium on `profile`, driven over CDP, in a process group of its own (killAll ends every process of it). */
 async function start(profile: string): Promise<{ browser: Browser; process: ChildProcess }> {
-  const child = spawn(CHROMIUM, [...ARGS, `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(CHROMIUM, [...ARGS, `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const endpoint = await new Promise<string>((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => reject(new Error(`Chromium did not start: ${text}`)), 15_000);
@@ -35,6 +35,13 @@ async function start(profile: string): Promise<{ browser: Browser; process: Chil
   return { browser: await chromium.connectOverCDP(endpoint), process: child };
 }
 
+/** SIGKILL to the browser and all its processes (a renderer or the storage service left alive writes on in the profile); resolves once the browser exited. */
+async function killAll(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  await exited;
+}
+
 if (!hasChromium) {
   chromiumMissing('IndexedDBStorage across a killed browser');
 } else {
@@ -48,7 +55,7 @@ if (!hasChromium) {
 
     afterAll(async () => {
       await pages?.close();
-      rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     });
 
     it('finds every resolved commit after SIGKILL, and no commit in part', async () => {
@@ -63,8 +70,7 @@ if (!hasChromium) {
         // In flight when the browser dies: each lands whole or not at all.
         for (let n = 20; n < 40; n++) void storage.commit({ put: [{ id: `a${n}`, n }, { id: `b${n}`, n }] }).catch(() => undefined);
       });
-      first.process.kill('SIGKILL');
-      await new Promise((resolve) => first.process.once('exit', resolve));
+      await killAll(first.process);
 
       const second = await start(profile);
       try {
@@ -75,9 +81,7 @@ if (!hasChromium) {
         for (let n = 0; n < 20; n++) expect(ids).toEqual(expect.arrayContaining([`a${n}`, `b${n}`]));
         for (let n = 20; n < 40; n++) expect(ids.includes(`a${n}`)).toBe(ids.includes(`b${n}`));
       } finally {
-        const exited = new Promise((resolve) => second.process.once('exit', resolve));
-        second.process.kill('SIGKILL');
-        await exited;
+        await killAll(second.process);
       }
     });
   });
