@@ -42,11 +42,11 @@ export class ScopedStorage implements OutboxStorage {
       if (scopeOf(entry) === this.scope) mine.push(entry);
       else this.others.add(entry.id);
     }
-    return Promise.all(mine.map((entry) => this.#open(entry)));
+    return Promise.all(mine.map((entry) => this.open(entry)));
   }
 
   async commit(change: StorageCommit): Promise<void> {
-    const put = await Promise.all((change.put ?? []).map((entry) => this.#seal(entry)));
+    const put = await Promise.all((change.put ?? []).map((entry) => this.seal(entry)));
     return this.storage.commit({ put, delete: change.delete ?? [] });
   }
 
@@ -55,7 +55,7 @@ export class ScopedStorage implements OutboxStorage {
   }
 
   /** An entry as stored: its scope, and its values sealed when there is a codec. */
-  async #seal(entry: StoredObject): Promise<StoredObject> {
+  async seal(entry: StoredObject): Promise<StoredObject> {
     if (this.codec === undefined) return { ...entry, scope: this.scope };
     const values: Fields = {};
     for (const name of SEALED) values[name] = entry[name] ?? null;
@@ -65,7 +65,7 @@ export class ScopedStorage implements OutboxStorage {
   }
 
   /** A stored entry as the outbox reads it: unsealed. One that cannot be opened (another key) is left unreadable: failed, kept, never sent. */
-  async #open(entry: StoredObject): Promise<StoredObject> {
+  async open(entry: StoredObject): Promise<StoredObject> {
     const sealed = entry['sealed'];
     if (typeof sealed !== 'string') return entry;
     const { sealed: _, values: __, ...rest } = entry;
@@ -81,8 +81,14 @@ export class ScopedStorage implements OutboxStorage {
   }
 }
 
-/** The tabs, as an outbox of `storage.scope` hears them: other scopes' entries counted, not applied. */
+/**
+ * The tabs, as an outbox of `storage.scope` hears them: other scopes' entries counted, not applied.
+ * With a codec, the entries told cross the channel sealed as they are stored, and are opened on
+ * arrival (in order: each message waits for the one before).
+ */
 export function scopedTabs(tabs: TabCoordinator, storage: ScopedStorage): TabCoordinator {
+  let told: Promise<unknown> = Promise.resolve();
+  let heard: Promise<unknown> = Promise.resolve();
   return {
     get tabId() {
       return tabs.tabId;
@@ -94,7 +100,13 @@ export function scopedTabs(tabs: TabCoordinator, storage: ScopedStorage): TabCoo
       return tabs.ready;
     },
     onLeaderChange: (listener) => tabs.onLeaderChange(listener),
-    broadcast: (message) => tabs.broadcast(stamped(message, storage.scope)),
+    broadcast: (message) => {
+      if (storage.codec === undefined) return tabs.broadcast(stamped(message, storage.scope));
+      told = told
+        .then(() => sealed(message, storage))
+        .then((out) => tabs.broadcast(out))
+        .catch(() => undefined);
+    },
     liveTabs: () => tabs.liveTabs(),
     close: () => tabs.close(),
     onMessage: (listener) =>
@@ -109,7 +121,12 @@ export function scopedTabs(tabs: TabCoordinator, storage: ScopedStorage): TabCoo
           return ours;
         });
         for (const id of gone) if (typeof id === 'string') storage.others.delete(id);
-        listener({ ...message, put: mine });
+        if (storage.codec === undefined) return listener({ ...message, put: mine });
+        const opened = Promise.all(mine.map((entry) => (typeof entry === 'object' && entry !== null && !Array.isArray(entry) && typeof entry['id'] === 'string' ? storage.open({ ...entry, id: entry['id'] }) : entry)));
+        heard = heard
+          .then(() => opened)
+          .then((put) => listener({ ...message, put }))
+          .catch(() => undefined);
       }),
   };
 }
@@ -118,6 +135,13 @@ export function scopedTabs(tabs: TabCoordinator, storage: ScopedStorage): TabCoo
 function stamped(message: JsonValue, scope: string): JsonValue {
   if (typeof message !== 'object' || message === null || Array.isArray(message) || !Array.isArray(message['put'])) return message;
   return { ...message, put: message['put'].map((entry) => (typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? { ...entry, scope } : entry)) };
+}
+
+/** A commit told to the other tabs through a codec: its entries sealed as stored. */
+async function sealed(message: JsonValue, storage: ScopedStorage): Promise<JsonValue> {
+  if (typeof message !== 'object' || message === null || Array.isArray(message) || !Array.isArray(message['put'])) return message;
+  const put = await Promise.all(message['put'].map((entry) => (typeof entry === 'object' && entry !== null && !Array.isArray(entry) && typeof entry['id'] === 'string' ? storage.seal({ ...entry, id: entry['id'] }) : entry)));
+  return { ...message, put };
 }
 
 /** Erase the stored entries of `scope` (Outbox.clear). */

@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStorage, Outbox, type OutboxCodec } from '../../src/offline.js';
+import { joinTabs } from '../../src/offline/tabs.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { attached, closeAll, opened, ReopenableStorage, requestsOf, rowsOf } from './helpers.js';
 
@@ -134,5 +135,33 @@ describe('codec', () => {
     expect(second.outbox.getSnapshot()).toMatchObject({ pending: 0, failed: 1 });
     expect(requestsOf(server, 'POST')).toEqual([]);
     expect(await storage.load()).toHaveLength(1);
+  });
+});
+
+describe('codec, between tabs', () => {
+  const tabs = Outbox.tabs;
+  afterEach(() => {
+    Outbox.tabs = tabs;
+  });
+
+  it('tells the other tabs no field value in the clear: what crosses the BroadcastChannel is sealed as stored', async () => {
+    Outbox.tabs = (name) => joinTabs(name, { channel: BroadcastChannel, locks: null, heartbeat: 40 });
+    const heard: string[] = [];
+    const ear = new BroadcastChannel('rest-proxy-outbox:test');
+    ear.onmessage = (event: MessageEvent) => heard.push(JSON.stringify(event.data));
+    try {
+      const first = await signIn('alice', new ReopenableStorage(), { codec });
+      offline();
+      await new first.Item({ uid: 'u1', name: 'top secret', rev: 0 }).save().catch(() => undefined);
+      for (let i = 0; i < 100 && !heard.some((message) => message.includes('"put"')); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      const puts = heard.filter((message) => message.includes('"put"'));
+      expect(puts.length).toBeGreaterThan(0);
+      for (const message of puts) {
+        expect(message).not.toContain('top secret');
+        expect(message).toContain('"sealed"');
+      }
+    } finally {
+      ear.close();
+    }
   });
 });

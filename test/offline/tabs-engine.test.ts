@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { Model, RestProxy, Store } from '../../src/index.js';
 import { belongsTo, hasMany, type Accessor } from '../../src/associations.js';
-import { Outbox, OutboxError } from '../../src/offline.js';
+import { Outbox, OutboxError, type OutboxCodec } from '../../src/offline.js';
 import type { TabCoordinator } from '../../src/offline/coordination.js';
 import type { JsonValue, OutboxStorage } from '../../src/offline/storage.js';
 import { defineItem } from '../resilience/helpers.js';
@@ -85,10 +85,10 @@ afterEach(async () => {
 });
 
 /** A tab of the app: its own Item model, attached to an outbox (named per tab, as each tab is its own page) over `storage`. */
-async function tab(tabs: Tabs, name: string, storage: OutboxStorage, scope = '') {
+async function tab(tabs: Tabs, name: string, storage: OutboxStorage, scope = '', codec?: OutboxCodec) {
   Outbox.tabs = () => tabs.join();
   const Item = defineItem(outboxProxy(server));
-  const outbox = new Outbox({ name, storage, models: [Item], scope });
+  const outbox = new Outbox({ name, storage, models: [Item], scope, ...(codec === undefined ? {} : { codec }) });
   opened.push(outbox);
   await outbox.open();
   return { Item, outbox };
@@ -124,6 +124,36 @@ it("each tab sends its own writes; the leader closed, the next one leads and sen
   expect(rowsOf(server).map((row) => row['uid'])).toEqual(['s', 'f']);
   expect(requestsOf(server, 'POST')).toHaveLength(1);
   expect(second.outbox.getSnapshot()).toMatchObject({ pending: 0, sending: 0, failed: 0 });
+  expect(await storage.load()).toEqual([]);
+});
+
+it("with a codec, the tabs tell each other no field value in the clear; the next leader opens and sends the closed tab's write", async () => {
+  const tabs = new Tabs();
+  const told: string[] = [];
+  const broadcast = Tab.prototype.broadcast;
+  vi.spyOn(Tab.prototype, 'broadcast').mockImplementation(function (this: Tab, message: JsonValue) {
+    told.push(JSON.stringify(message));
+    broadcast.call(this, message);
+  });
+  const codec: OutboxCodec = {
+    encode: async (values) => Buffer.from(JSON.stringify(values)).toString('base64'),
+    decode: async (text) => JSON.parse(Buffer.from(text, 'base64').toString()),
+  };
+  const storage = new ReopenableStorage();
+  const first = await tab(tabs, 'first', storage, 'alice', codec);
+  const second = await tab(tabs, 'second', storage, 'alice', codec);
+  server.inject({ type: 'reset-before', match: { method: 'POST' }, times: 100 });
+  expect(await proxyErrorOf(new first.Item({ uid: 'f', name: 'top secret', rev: 0 }).save())).toMatchObject({ kind: 'network', queued: true });
+  await vi.waitFor(() => expect(second.outbox.getSnapshot()).toMatchObject({ pending: 1, leader: false }), { timeout: 2_000 });
+  expect(told.some((message) => message.includes('"sealed"'))).toBe(true);
+  expect(told.join('\n')).not.toContain('top secret');
+
+  await first.outbox.close();
+  server.reset();
+  await sleep(20);
+  await second.outbox.flush();
+  expect(rowsOf(server)).toEqual([expect.objectContaining({ uid: 'f', name: 'top secret' })]);
+  expect(requestsOf(server, 'POST')).toHaveLength(1);
   expect(await storage.load()).toEqual([]);
 });
 
