@@ -4,7 +4,7 @@
  * says what a user sees and what API.md says instead. A real server on 127.0.0.1.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ChainedStore, count, Model, RestProxy, Store } from '../../src/index.js';
+import { ChainedStore, count, Model, onlineManager, RestProxy, Store } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 
 class Order extends Model<{ id: number; title: string; amount: number }> {
@@ -19,6 +19,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  onlineManager.setOnline(true);
   await server.close();
 });
 
@@ -76,4 +77,23 @@ it.fails('a ChainedStore drops the copy a load brought of a record whose create 
   expect(chained.getRange().filter((shown) => shown.getId() === 4)).toEqual([record]);
   expect(chained.getCount()).toBe(4);
   expect(summary.getSnapshot().values.n).toBe(4);
+});
+
+// User sees: the grid and the side panel are ChainedStores over one source store (section 12's
+// use case: "the grid and a side panel over the same records"); after the connection comes back
+// the rows never revalidate, while the same app showing the source itself does. The source
+// counts only its own subscribers as "shown", so a store shown through chained stores has no
+// triggers (reconnect, focus, interval) and no stale timer.
+// API.md section 13: triggers act on "a store someone shows"; `refetchOnReconnect` (default true):
+// "a store (...) must come back to the server by itself".
+it.fails('a source shown only through a ChainedStore refetches on reconnect', async () => {
+  const source = new Store<Order>({ model: Order, proxy: new RestProxy({ url: `${server.url}/orders` }) });
+  await source.load();
+  const chained = new ChainedStore({ source });
+  const stop = chained.subscribe(() => undefined); // what useStore(chained) does
+  onlineManager.setOnline(false);
+  onlineManager.setOnline(true);
+  for (let i = 0; i < 5; i++) await turn();
+  stop();
+  expect(server.requests.filter((request) => request.method === 'GET')).toHaveLength(2);
 });
