@@ -1,0 +1,88 @@
+/**
+ * Hostile review (s5-review) of the outbox (API.md section 10) where it meets the read cache
+ * (section 13) after an offline reload: a failing test of a confirmed bug, marked `it.fails` so
+ * the branch stays green. A real server on 127.0.0.1; "offline" is a fetch that fails as a
+ * browser's does with no network.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { Model, RestProxy, Store } from '../../src/index.js';
+import { MemoryStorage, Outbox, ReadCache } from '../../src/offline.js';
+import { startTestServer, type TestServer } from '../server/index.js';
+
+/** A storage that outlives its outbox or cache, as IndexedDB outlives a page. */
+class KeptStorage extends MemoryStorage {
+  override close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+let server: TestServer;
+let offline = false;
+const outboxes: Outbox[] = [];
+
+beforeEach(async () => {
+  offline = false;
+  server = await startTestServer({ resources: { items: [{ id: 1, name: 'Server name' }] } });
+});
+
+afterEach(async () => {
+  for (const outbox of outboxes.splice(0)) await outbox.close();
+  await server.close();
+});
+
+const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** A fresh Item class, as a new page defines it. */
+function itemModel() {
+  const network: typeof fetch = (input, init) => (offline ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init));
+  const proxy = new RestProxy({ url: `${server.url}/items`, idempotencyKey: true, fetch: network, retry: 0 });
+  return class Item extends Model<{ id: number; name: string }> {
+    static override entityName = 'Item';
+    static override fields = [{ name: 'id', type: 'int' }, { name: 'name', type: 'string' }];
+    static override proxy = proxy;
+  };
+}
+
+// User sees: after reloading the page offline, the order they created offline is missing from
+// the list and the row they edited offline shows the server's old name; a load online does not
+// bring them back either. The page made its store (with a persisted read cache) before
+// `outbox.open()` had resolved, as an app that builds its stores at module load does: the
+// restored page joined the store to the outbox before the outbox had restored anything, and the
+// outbox joins a store only once, so its restored records never reach it.
+// API.md section 10: "Stores of attached models show restored new records after their first
+// load, hide pending destroys, and keep pending updates on top of loaded values"; section 13: the
+// restored page is shown as a load.
+it.fails('a store restored from a ReadCache before outbox.open() resolved shows the records the outbox restored', async () => {
+  const outboxStorage = new KeptStorage();
+  const cacheStorage = new KeptStorage();
+  {
+    // The first page: loads online, then goes offline and writes.
+    const Item = itemModel();
+    const outbox = new Outbox({ name: 'review', storage: outboxStorage, models: [Item] });
+    await outbox.open();
+    const cache = new ReadCache({ storage: cacheStorage, scope: 'u1' });
+    const store = new Store({ model: Item, pageSize: 0, persist: { cache, key: 'items' } });
+    await store.load();
+    await cache.flush();
+    offline = true;
+    const [created] = store.add({ name: 'Made offline' });
+    void created!.save().catch(() => undefined);
+    store.getById(1)!.set('name', 'Edited offline');
+    void store.getById(1)!.save().catch(() => undefined);
+    for (let i = 0; i < 5; i++) await turn();
+    expect(outbox.getSnapshot().pending).toBe(2);
+    await outbox.close();
+  }
+  // The page reloaded, still offline: its store is made before open() resolved.
+  const Item = itemModel();
+  const outbox = new Outbox({ name: 'review', storage: outboxStorage, models: [Item] });
+  outboxes.push(outbox);
+  const cache = new ReadCache({ storage: cacheStorage, scope: 'u1' });
+  const store = new Store({ model: Item, pageSize: 0, persist: { cache, key: 'items' } });
+  await outbox.open();
+  await store.restored;
+  await store.load().catch(() => undefined); // offline: the restored page stays
+  const shown = (): unknown[] => store.getRange().map((record) => record.get('name'));
+  expect(shown()).toContain('Made offline');
+  expect(shown()).toContain('Edited offline');
+});
