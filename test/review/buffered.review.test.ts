@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { BufferedStore } from '../../src/buffered.js';
 import { startTestServer, type TestServer } from '../server/index.js';
-import { Order, settle } from '../buffered/helpers.js';
+import { computedRows, Order, settle } from '../buffered/helpers.js';
 
 let server: TestServer;
 let store: BufferedStore<Order> | undefined;
@@ -77,4 +77,30 @@ it.fails('a saved record kept on top is not released when the page where the ser
   expect(store.getUpdatedRecords()).toEqual([mine]);
   await store.sync();
   expect(puts()).toEqual(['/orders/10']);
+});
+
+// User sees: they delete a row, sort the grid, then press "Undo all" (rejectChanges): the row
+// does not come back, the grid says 8 rows of the server's 9, and getRemovedRecords() is empty,
+// so nothing will ever bring it back short of a reload. The removed record keeps its server index
+// of the old sort; after the sort it is hidden at its new index, and the undo restores the old one.
+// API.md section 11: `rejectChanges()` as section 6 ("removed records come back"); "Until the next
+// generation, indices of later pages keep these local offsets" (the offsets are per generation).
+it.fails('rejectChanges() after a sort brings back a row removed before it', async () => {
+  computedRows(server, 9); // GET /orders computed: ids 1..9, sortable by id
+  store = new BufferedStore<Order>({
+    model: Order,
+    proxy: { url: `${server.url}/orders`, noCache: false, reader: { totalHeader: 'X-Total-Count' } },
+    pageSize: 3, leadingBufferZone: 0, trailingBufferZone: 0,
+  });
+  const ids = (): unknown[] => store!.getRange(0, 8).map((row) => (row instanceof Order ? row.get('id') : null));
+  store.setVisibleRange(0, 8);
+  await store.loadRange(0, 8);
+  store.remove(store.getById(1)!);
+  await store.sort('id', 'DESC');
+  await settle();
+  expect(ids()).toEqual([9, 8, 7, 6, 5, 4, 3, 2]); // still hidden after the sort, as it should be
+  expect(store.getRemovedRecords()).toHaveLength(1);
+  store.rejectChanges();
+  expect(store.getCount()).toBe(9);
+  expect(ids()).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
 });
