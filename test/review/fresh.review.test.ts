@@ -139,3 +139,27 @@ it.fails('a corrupt entry whose hydrate fails is deleted with a corrupt error, a
   expect(errors).toEqual(['corrupt']);
   expect((await storage.load()).filter((object) => object['kind'] === 'rest-proxy.read')).toEqual([]);
 });
+
+// User sees: an infinite list (nextPage({ addRecords: true })) then reload() or a refetch gives a
+// different list depending on whether the server changed anything: unchanged, the 304 keeps all
+// six rows; changed, the 200 shows the last page's two. The store kept the ETag of the last
+// appended page as if it were the page shown, so a non-adding load of that url is "not modified".
+// API.md section 13: the store keeps "the ETag of the answer its page came from" (after appends,
+// the page shown came from several answers); section 12: reload() is load() "with the last load's
+// page, start, limit, params": page 3 alone, as a server without ETags gives.
+it.fails('after appending loads, reload() of the last page shows that page whether the answer is 200 or 304', async () => {
+  const all = Array.from({ length: 6 }, (_, i) => ({ id: i + 1, name: `R${i + 1}`, age: i }));
+  server.respond('GET', '/pages', (req: RecordedRequest): ScriptedAnswer => {
+    const page = Number(req.query.get('page') ?? 1);
+    const etag = `"page-${page}"`; // nothing changes on the server
+    if (req.headers['if-none-match'] === etag) return { status: 304, headers: { ETag: etag } };
+    return { status: 200, headers: { ETag: etag }, body: all.slice((page - 1) * 2, page * 2) };
+  });
+  const store = new Store<User>({ model: User, pageSize: 2, proxy: new RestProxy({ url: `${server.url}/pages`, retry: 0 }) });
+  await store.load();
+  await store.nextPage({ addRecords: true });
+  await store.nextPage({ addRecords: true });
+  expect(store.getCount()).toBe(6);
+  await store.reload();
+  expect(store.getRange().map((record) => record.getId())).toEqual([5, 6]);
+});
