@@ -163,3 +163,26 @@ it.fails('after appending loads, reload() of the last page shows that page wheth
   await store.reload();
   expect(store.getRange().map((record) => record.getId())).toEqual([5, 6]);
 });
+
+// User sees: the orders page opened on "closed" orders (filters from the route) shows the open
+// orders of the last visit, and keeps fetching them: the persisted page's filters replace the
+// filters the store was constructed with, and its loads then send them
+// (`filter=[{"property":"age","value":30}]` here instead of 40).
+// API.md section 6: `filters` (an option) is what the store loads; section 13: a restored page
+// is shown at once and "the first load revalidates it": a page kept for another query is not
+// that store's page, and must never change what the store asks for.
+it.fails("a restored page never replaces the filters the store was constructed with", async () => {
+  await server.close();
+  server = await startTestServer({ resources: { users: rows.map((row) => ({ ...row })) } }); // the plain server: filters applied
+  const cache = new ReadCache({ storage: new MemoryStorage(), scope: 'u1' });
+  const make = (age: number): Store<User> => makeStore({ remoteFilter: true, filters: [{ property: 'age', value: age }], persist: { cache, key: 'users' } });
+  const before = make(30);
+  await before.load();
+  await cache.flush();
+  const store = make(40); // the next visit asks for age 40
+  await store.restored;
+  await store.load();
+  expect(store.filters).toEqual([{ property: 'age', value: 40 }]);
+  expect(reads().at(-1)?.query.get('filter')).toBe('[{"property":"age","value":40}]');
+  expect(store.getRange().map((record) => record.get('name'))).toEqual(['Ben']);
+});
