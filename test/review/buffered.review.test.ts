@@ -104,3 +104,22 @@ it.fails('rejectChanges() after a sort brings back a row removed before it', asy
   expect(store.getCount()).toBe(9);
   expect(ids()).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
 });
+
+// User sees: `await orders.reload()` resolves at once, before its read was even sent, with the
+// old rows: code that reloads after a change made elsewhere and then reads the rows (or hides a
+// "refreshing" marker) gets stale data. reload() keeps the shown pages (as it should) and then
+// waits only for the pages that are placeholders, of which there are none.
+// API.md section 11: "load() and reload() resolve like sort()": "They resolve when the visible
+// pages of the new generation are loaded."
+it.fails('reload() resolves once the visible pages of its new generation are loaded', async () => {
+  store = make();
+  store.setVisibleRange(0, 2);
+  await store.loadRange(0, 2);
+  const order = server.db['orders']?.[0];
+  if (order !== undefined) order['title'] = 'Changed on the server';
+  const reads = server.requests.filter((request) => request.method === 'GET').length;
+  const records = await store.reload();
+  expect(server.requests.filter((request) => request.method === 'GET').length).toBe(reads + 1);
+  expect(records[0]?.get('title')).toBe('Changed on the server');
+  expect(store.getAt(0)?.get('title')).toBe('Changed on the server');
+});
