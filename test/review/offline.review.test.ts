@@ -5,7 +5,7 @@
  * browser's does with no network.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { Model, RestProxy, Store } from '../../src/index.js';
+import { ChainedStore, Model, onlineManager, RestProxy, Store } from '../../src/index.js';
 import { MemoryStorage, Outbox, ReadCache } from '../../src/offline.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 
@@ -18,15 +18,19 @@ class KeptStorage extends MemoryStorage {
 
 let server: TestServer;
 let offline = false;
+/** While set, a POST reaches the server (and is applied) but its answer reaches the library only once it resolves. */
+let postAnswer: Promise<void> | undefined;
 const outboxes: Outbox[] = [];
 
 beforeEach(async () => {
   offline = false;
+  postAnswer = undefined;
   server = await startTestServer({ resources: { items: [{ id: 1, name: 'Server name' }] } });
 });
 
 afterEach(async () => {
   for (const outbox of outboxes.splice(0)) await outbox.close();
+  onlineManager.setOnline(true);
   await server.close();
 });
 
@@ -34,7 +38,12 @@ const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0
 
 /** A fresh Item class, as a new page defines it. */
 function itemModel() {
-  const network: typeof fetch = (input, init) => (offline ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init));
+  const network: typeof fetch = async (input, init) => {
+    if (offline) throw new TypeError('Failed to fetch');
+    const response = await fetch(input, init);
+    if (init?.method === 'POST' && postAnswer !== undefined) await postAnswer;
+    return response;
+  };
   const proxy = new RestProxy({ url: `${server.url}/items`, idempotencyKey: true, fetch: network, retry: 0 });
   return class Item extends Model<{ id: number; name: string }> {
     static override entityName = 'Item';
@@ -85,4 +94,54 @@ it.fails('a store restored from a ReadCache before outbox.open() resolved shows 
   const shown = (): unknown[] => store.getRange().map((record) => record.get('name'));
   expect(shown()).toContain('Made offline');
   expect(shown()).toContain('Edited offline');
+});
+
+// User sees: back online after an offline reload, the side panel (a ChainedStore) lists the
+// order made offline twice, while the grid (its source) lists it once. The outbox replays the
+// create while the user refreshes the list: the list's answer brings the new row before the
+// POST's answer does; the source lets that copy go for the replayed record, the chained store is
+// not told. (The same root cause as chained.review.test.ts's "drops the copy", reached here
+// through the outbox's replay on reconnect.)
+// API.md section 12: a ChainedStore shows the source's shown records (the same objects);
+// section 10: stores of attached models show restored new records.
+it.fails('a ChainedStore shows a record the outbox replays once, when a refresh answers before the replayed create', async () => {
+  const storage = new KeptStorage();
+  {
+    const Item = itemModel();
+    const outbox = new Outbox({ name: 'review', storage, models: [Item] });
+    await outbox.open();
+    const store = new Store({ model: Item, pageSize: 0 });
+    await store.load();
+    offline = true;
+    const [created] = store.add({ name: 'Made offline' });
+    void created!.save().catch(() => undefined);
+    for (let i = 0; i < 5; i++) await turn();
+    await outbox.close();
+  }
+  // Reloaded, offline; then the network comes back.
+  const Item = itemModel();
+  const outbox = new Outbox({ name: 'review', storage, models: [Item] });
+  outboxes.push(outbox);
+  await outbox.open();
+  const store = new Store({ model: Item, pageSize: 0 });
+  const panel = new ChainedStore({ source: store });
+  const stop = panel.subscribe(() => undefined);
+  await store.load().catch(() => undefined);
+  let answer = (): void => undefined;
+  postAnswer = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  offline = false;
+  onlineManager.setOnline(false);
+  onlineManager.setOnline(true); // the outbox replays the create
+  for (let i = 0; i < 200 && server.db['items']?.length !== 2; i++) await turn();
+  await store.load(); // the user refreshes: the answer brings row 2 before the POST's answer
+  panel.getSnapshot();
+  answer();
+  await outbox.flush();
+  for (let i = 0; i < 5; i++) await turn();
+  stop();
+  const ids = (records: readonly Model<{ id: number; name: string }>[]): unknown[] => records.map((record) => record.getId()).sort();
+  expect(ids(store.getRange())).toEqual([1, 2]);
+  expect(ids(panel.getRange())).toEqual([1, 2]);
 });
