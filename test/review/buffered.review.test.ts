@@ -4,7 +4,7 @@
  * says instead. A real server on 127.0.0.1 (the test server's plain conventions).
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { BufferedStore } from '../../src/buffered.js';
+import { BufferedStore, isPlaceholder } from '../../src/buffered.js';
 import { startTestServer, type TestServer } from '../server/index.js';
 import { computedRows, Order, settle } from '../buffered/helpers.js';
 
@@ -122,4 +122,27 @@ it.fails('reload() resolves once the visible pages of its new generation are loa
   expect(server.requests.filter((request) => request.method === 'GET').length).toBe(reads + 1);
   expect(records[0]?.get('title')).toBe('Changed on the server');
   expect(store.getAt(0)?.get('title')).toBe('Changed on the server');
+});
+
+// User sees: they delete order 3 and sync (DELETE /orders/3 succeeds, the row leaves), then
+// refresh the grid with reload(): order 3 is back on screen and the count goes up by one until
+// the new page arrives (and `await reload()` resolves in that state, see above). An edit made to
+// it meanwhile is silently dropped (the record is erased, so no sync sends it). reload() keeps
+// the page on screen and resets the local offsets; the destroyed record is no longer "removed"
+// and nothing hides it any more.
+// API.md section 11: reload() keeps old rows until replaced, "a write completed meanwhile never
+// undone"; section 6: "destroyed records stay gone".
+it.fails('a record destroyed by a sync does not come back while reload() keeps the rows shown', async () => {
+  store = make();
+  store.setVisibleRange(0, 2);
+  await store.loadRange(0, 2);
+  store.remove(store.getById(3)!);
+  await store.sync();
+  const ids = (): unknown[] => store!.getRange(0, 2).map((row) => (isPlaceholder(row) ? null : row.get('id')));
+  expect(ids()).not.toContain(3);
+  const reloading = store.reload();
+  expect(ids()).not.toContain(3);
+  expect(store.getCount()).toBe(8);
+  await reloading;
+  expect(ids()).not.toContain(3);
 });
