@@ -55,6 +55,8 @@ export interface NestedWrite {
   carrierOf(record: Model<object>): Model<object> | undefined;
   /** A clean record has such records to send: its save sends an update for them. */
   carries(record: Model<object>): boolean;
+  /** The clean records among a store's `records` that carry such records: its sync sends them (an update for them). */
+  owners<R extends Model<object>>(records: readonly R[]): R[];
   /** The body of a write of `record` (`data`, as the writer made it) with the records it carries, each made by `writer`; undefined when it carries none. */
   write(record: RecordLike, data: Record<string, unknown>, request: Request, writer: RecordWriter): Record<string, unknown> | undefined;
   /** The record's write failed: so did the records it carried, each with its share of `errors`. */
