@@ -129,7 +129,7 @@ export interface Extensions {
     reach(records: Model<object>[]): Model<object>[];
     send(records: { create?: readonly Model<object>[]; update?: readonly Model<object>[]; destroy?: readonly Model<object>[] }, options: BatchOptions, proxy: Proxy, held: readonly object[]): Promise<Batch>;
   };
-  /** Associations: whether the record's `name` is a foreign key waiting for a new parent (it reads as undefined until the parent is created). */
+  /** Associations: whether the record's `name` is a foreign key waiting for a new parent (it reads as undefined until the parent is created). Asked only of the names in its model's `recordInfo(record).keys`: add a key there before it can wait. */
   keyWaits?: (record: object, name: string) => boolean;
   /** Offline: the outbox a record of `model` writes through, when its model is attached to one. */
   outboxOf?: (model: ModelClass<Model<object>>) => OutboxGate | undefined;
