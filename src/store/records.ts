@@ -3,7 +3,7 @@
  * records tells of a change (an edit, a write's answer, a destroy) or a load's answer arrives.
  */
 import { ProxyError } from '../errors/ProxyError.js';
-import { ADOPT, HOLD } from '../model/extensions.js';
+import { ADOPT, extensions, HOLD } from '../model/extensions.js';
 import { belongsTo, join, recordOwner, RELIST, unjoin, type RecordOwner } from '../model/internal.js';
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { adoptCopy, takeServerRecord } from '../model/persistence.js';
@@ -248,7 +248,10 @@ export class StoreRecords<M extends Model> {
   /** What a sync sends for (see PendingChanges.pending). */
   pending(): M[] {
     this.prune();
-    return this.changes.pending(this.list.all);
+    const pending = this.changes.pending(this.list.all);
+    // Nested write (rest-proxy/associations): a clean record whose children changed sends them.
+    const owners = extensions.nestedWrite?.owners(this.list.all);
+    return owners === undefined || owners.length === 0 ? pending : [...pending, ...owners];
   }
 
   /** Records of the store's model from what the proxy read. */

@@ -38,16 +38,16 @@ export function planSync<M extends Model<object>>(records: readonly M[], removed
   const update: M[] = [];
   const destroy: M[] = [];
   // With rest-proxy/associations: records that travel in their parent's body are not sent here.
-  const carried = extensions.nestedWrite?.carried;
+  const nested = extensions.nestedWrite;
   for (const record of records) {
-    if (record.erased || carried?.(record) === true) continue;
+    if (record.erased || nested?.carried(record) === true) continue;
     const state = record[WRITE_STATE];
     if (removed.has(record)) {
       // Removed while its create may have been applied: created (confirmed) first, then destroyed.
       if (mayExist(state)) create.push(record);
       if (!record.phantom || mayExist(state)) destroy.push(record);
     } else if (record.phantom) create.push(record);
-    else if (record.dirty) update.push(record);
+    else if (record.dirty || nested?.carries(record) === true) update.push(record); // a clean one: its children changed (nested write)
   }
   return { create, update, destroy };
 }
