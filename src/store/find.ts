@@ -80,11 +80,7 @@ export function matcher(value: unknown, options: FindOptions = {}): (other: unkn
 
 /** The first index from `start` whose record `test` passes, else -1. */
 export function indexWhere<M>(records: readonly M[], test: (record: M, index: number) => unknown, start = 0): number {
-  for (let i = Math.max(0, start); i < records.length; i++) {
-    const record = records[i];
-    if (record !== undefined && test(record, i)) return i;
-  }
-  return -1;
+  return records.findIndex((record, i) => i >= start && test(record, i));
 }
 
 /** A field's test over records. */
@@ -111,8 +107,7 @@ export function collect<M extends Model<object>>(records: readonly M[], field: s
 
 /** Each record over a copy, in order; `false` stops. */
 export function each<M>(records: readonly M[], fn: (record: M, index: number) => unknown): void {
-  let index = 0;
-  for (const record of [...records]) if (fn(record, index++) === false) return;
+  [...records].every((record, index) => fn(record, index) !== false);
 }
 
 /** Records grouped by a field's value (Dates by time), in the order each value first comes. */
