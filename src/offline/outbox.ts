@@ -18,6 +18,7 @@ import { ENTRY_VERSION, type Entry } from './entry.js';
 import { noteStore } from './held.js';
 import { unsavedParentError } from './failed.js';
 import { cycleError, cycleOf, giveKey, json, newKey, referencesOf, saveWrite } from './intent.js';
+import { opensBeforeReads } from './opening.js';
 import { Replay } from './replay.js';
 import { storedId } from './attempt.js';
 import { clearScope, ScopedStorage, scopedTabs } from './scope.js';
@@ -52,6 +53,8 @@ export class Outbox {
   readonly #replay: Replay;
   /** The stores the restored records joined. */
   readonly #joined = new WeakSet<object>();
+  /** open(), for a ReadCache to call before it shows a stored page of an attached model (opening.ts). */
+  readonly #opener = (): Promise<void> => this.open();
   readonly #config: Required<Omit<OutboxConfig, 'migrate' | 'name' | 'storage' | 'models' | 'scope' | 'codec'>> & Pick<OutboxConfig, 'migrate'>;
 
   constructor(config: OutboxConfig) {
@@ -87,6 +90,7 @@ export class Outbox {
     this.#replay = new Replay(this.models, scoped, this.#config, scopedTabs(Outbox.tabs(name), scoped), name);
     names.add(name);
     for (const model of this.models.values()) attached.set(model, this);
+    opensBeforeReads(this.models.keys(), this.#opener);
     this.gate = {
       save: (record, options) => this.#save(record, options),
       destroy: (record, options) => this.#destroy(record, options),
@@ -100,11 +104,13 @@ export class Outbox {
       },
       restore: (store, read) => {
         const model = store.model;
-        if (!this.#joined.has(store)) {
+        // Before open() restored them, nothing to join yet: the store joins at its first load after.
+        if (this.#replay.ready && !this.#joined.has(store)) {
           this.#joined.add(store);
           noteStore(model, store);
           const records = [...this.#replay.restored].filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
-          store.add(records);
+          // A row the store loaded before open() is not listed twice (the loaded copy stays).
+          store.add(records.filter((record) => record.phantom || store.getById(record.getId()) === undefined));
           store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
         }
         // A row whose destroy is pending (or failed) is not listed again by a load.
@@ -145,6 +151,7 @@ export class Outbox {
   async close(): Promise<void> {
     for (const model of this.models.values()) if (attached.get(model) === this) attached.delete(model);
     names.delete(this.name);
+    opensBeforeReads(this.models.keys(), undefined, this.#opener);
     await this.#replay.close();
   }
 

@@ -8,6 +8,7 @@
  */
 import { persistTargets, type Persisted, type Persisting, type StoreState } from '../store/freshness.js';
 import { describeValue, isPlainObject } from '../util/options.js';
+import { opened } from './opening.js';
 import type { OutboxStorage, StorageCommit, StoredObject } from './storage.js';
 
 export type ReadCacheErrorKind = 'corrupt' | 'unavailable' | 'quota';
@@ -167,7 +168,9 @@ export class ReadCache {
   #attach(key: string, store: Persisted): Persisting {
     // The scope the last load was sent under: its answer is kept only if the scope is still that.
     let ticket: string | undefined;
-    const restored = this.#read(key).then((state) => {
+    const restored = this.#read(key).then(async (state) => {
+      // The model's outbox opened first: the page is shown with its restored writes on top.
+      if (state !== undefined) await opened(state.entity);
       try {
         return state !== undefined && store.fetchedAt === null && store.hydrate(state, true);
       } catch {

@@ -51,7 +51,7 @@ export class Replay {
     probe: () => this.#probe(),
   });
   #opened: Promise<void> | undefined;
-  #ready = false;
+  ready = false; // open() read the stored entries and restored their records
   #closed = false;
   /** Closed and its last commits queued: the storage is no longer its own (a late answer writes nothing). */
   #released = false;
@@ -88,7 +88,7 @@ export class Replay {
       wakeAt: (entry) => this.#wakeAt(entry),
       changed: () => this.#view.changed(),
       pump: () => this.#pump(),
-      ready: () => this.#ready && !this.#closed,
+      ready: () => this.ready && !this.#closed,
     });
   }
 
@@ -192,7 +192,7 @@ export class Replay {
       this.restored.add(record);
       this.#wasRestored.add(record);
     }
-    this.#ready = true;
+    this.ready = true;
     this.#start();
     if (change.put.length + change.delete.length > 0) await this.#commit(change);
     for (const entry of this.#table.all.values()) if (entry.phase === 'waiting') this.#wakeAt(entry);
@@ -219,7 +219,7 @@ export class Replay {
   // ---- sending --------------------------------------------------------------------------------
 
   #pump(): void {
-    if (!this.#ready || this.#closed) return this.#wake();
+    if (!this.ready || this.#closed) return this.#wake();
     if (this.#pause.reason !== false) {
       // While offline only the head is sent, as the probe.
       // (A probe due with nothing to send waits for the next entry that can go.)
