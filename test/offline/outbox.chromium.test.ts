@@ -12,6 +12,8 @@
  *   other leads within a second and, back online, sends the closed tab's write, once.
  * - Two tabs holding one row: the one that edits it offline is closed; the other's record showed
  *   the edit, and the other, back online, sends it: done (not failed), its record clean.
+ * - A new author's new book queued offline, the page reloaded, back online: the book is created
+ *   with its author's id (also through a url template /authors/{authorId}/books).
  * - IndexedDB refused: open() rejects with 'unavailable'; with `fallback: 'memory'` writes are
  *   sent, not durable.
  * The app does not wire tabs itself: the two-tab case needs the package's Outbox to coordinate
@@ -38,6 +40,8 @@ interface App {
   note(id: number): { title: string; dirty: boolean } | undefined;
   snapshot(): { pending: number; sending: number; failed: number; paused: string | false; leader: boolean; durable: boolean };
   flush(): Promise<void>;
+  /** A new author and her new book, through a session's sync (not waited for). */
+  authorWithBook(name: string, title: string): string;
 }
 
 declare global {
@@ -50,6 +54,7 @@ declare global {
 const APP = `
 import { Model, RestProxy, Store } from '/dist/index.js';
 import { Outbox, IndexedDBStorage } from '/dist/offline.js';
+import { Session, belongsTo, hasMany } from '/dist/associations.js';
 import * as offline from '/dist/offline.js';
 import * as tabs from '/dist/offline/tabs.js';
 Object.assign(window, { offline, tabs });
@@ -59,8 +64,21 @@ class Note extends Model {
   static fields = [{ name: 'id', type: 'int' }, { name: 'title', type: 'string' }];
   static proxy = new RestProxy({ url: api + '/notes', idempotencyKey: true, timeout: 2000 });
 }
+const nested = new URL(location.href).searchParams.get('nested') === 'true';
+class Author extends Model {
+  static entityName = 'Author';
+  static fields = [{ name: 'id', type: 'int' }, { name: 'name', type: 'string' }];
+  static proxy = new RestProxy({ url: api + '/authors', idempotencyKey: true, timeout: 2000 });
+  static associations = { books: hasMany(() => Book, { foreignKey: 'authorId', inverse: 'author' }) };
+}
+class Book extends Model {
+  static entityName = 'Book';
+  static fields = [{ name: 'id', type: 'int' }, { name: 'title', type: 'string' }, { name: 'authorId', type: 'int' }];
+  static proxy = new RestProxy({ url: api + (nested ? '/authors/{authorId}/books' : '/books'), idempotencyKey: true, timeout: 2000 });
+  static associations = { author: belongsTo(() => Author, { foreignKey: 'authorId', inverse: 'books' }) };
+}
 const fallback = new URL(location.href).searchParams.get('fallback') ?? 'none';
-const outbox = new Outbox({ name: 'e2e', storage: new IndexedDBStorage(), models: [Note], fallback });
+const outbox = new Outbox({ name: 'e2e', storage: new IndexedDBStorage(), models: [Note, Author, Book], fallback });
 const notes = new Store({ model: Note, pageSize: 0 });
 const settle = (promise) => Promise.race([
   promise.then(() => 'saved', (error) => (error.queued === true ? 'queued' : error.message)),
@@ -82,6 +100,14 @@ window.app = {
   note: (id) => { const note = find(id); return note && { title: note.get('title'), dirty: note.dirty }; },
   snapshot: () => ({ ...outbox.getSnapshot() }),
   flush: () => outbox.flush(),
+  authorWithBook: (name, title) => {
+    const session = new Session();
+    const [author] = new Store({ model: Author, session, pageSize: 0 }).add({ name });
+    const [book] = new Store({ model: Book, session, pageSize: 0 }).add({ title });
+    book.setAuthor(author);
+    session.sync().catch(() => undefined);
+    return 'sent';
+  },
 };
 `;
 
@@ -96,7 +122,7 @@ if (!hasChromium) {
     });
 
     beforeEach(async () => {
-      server = await startTestServer({ resources: { notes: [{ id: 1, title: 'one' }, { id: 2, title: 'two' }] } });
+      server = await startTestServer({ resources: { notes: [{ id: 1, title: 'one' }, { id: 2, title: 'two' }], authors: [], books: [] } });
       await cacheApp(session.context, session.pages);
     });
 
@@ -154,6 +180,25 @@ if (!hasChromium) {
       expect(await page.evaluate(() => window.app!.opened)).toBe('opened');
       await page.evaluate(() => window.app!.flush());
       expect(writes()).toHaveLength(sent);
+    });
+
+    it.each([false, true])("a new author's new book, queued offline, reloaded, back online: created under its author (nested url: %s)", async (nested) => {
+      const page = await appTab(`&nested=${String(nested)}`);
+      await session.context.setOffline(true);
+      expect(await page.evaluate(() => window.app!.authorWithBook('ann', 'one'))).toBe('sent');
+      await within(5_000, async () => (await page.evaluate(() => window.app!.snapshot().pending)) === 2);
+      await page.reload();
+      await page.waitForFunction(() => window.app !== undefined);
+      expect(await page.evaluate(() => window.app!.opened)).toBe('opened');
+      await session.context.setOffline(false);
+      await within(10_000, () => quiet(page));
+      await page.evaluate(() => window.app!.flush());
+      expect(await page.evaluate(() => window.app!.snapshot())).toMatchObject({ pending: 0, sending: 0, failed: 0 });
+      const authors = server.db['authors'] ?? [];
+      expect(authors).toEqual([expect.objectContaining({ name: 'ann' })]);
+      expect(server.db['books']).toEqual([expect.objectContaining({ title: 'one', authorId: authors[0]?.['id'] })]);
+      const id = String(authors[0]?.['id']);
+      expect([...new Set(writes())]).toEqual(['POST /authors', nested ? `POST /authors/${id}/books` : 'POST /books']);
     });
 
     it("the page closed while the server holds a create's answer; reopened: sent again under its key, created once", async () => {
