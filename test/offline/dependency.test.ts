@@ -14,7 +14,7 @@ import { closeAll, opened, proxyErrorOf, rejectionOf, requestLines } from './hel
 // Not shared in a module: an exported function returning these classes cannot be named in declaration emit (tsconfig's declaration: true).
 /** Author and Book (hasMany/belongsTo over `authorId`) on `<server>/authors` and `/books`, those named in `attach` attached to a new outbox, opened. */
 async function authorsAndBooks(server: TestServer, attach: readonly ('Author' | 'Book')[], name = 'deps', nameRequired = false) {
-  const proxy = (path: string) => new RestProxy({ url: `${server.url}/${path}`, idempotencyKey: true, timeout: 2_000 });
+  const proxy = (path: string) => new RestProxy({ url: `${server.url}/${path}`, idempotencyKey: true, timeout: 10_000 }); // no test here waits on it: 2 s timed out on a loaded machine
   class Author extends Model.define({ entityName: 'Author', fields: { id: 'int', name: 'string' }, validators: nameRequired ? { name: presence() } : {} }) {
     static override proxy = proxy('authors');
     static associations = { books: hasMany(() => Book, { foreignKey: 'authorId', inverse: 'author' }) };

@@ -87,7 +87,7 @@ afterEach(async () => {
 /** A tab of the app: its own Item model, attached to an outbox (named per tab, as each tab is its own page) over `storage`. */
 async function tab(tabs: Tabs, name: string, storage: OutboxStorage, scope = '', codec?: OutboxCodec) {
   Outbox.tabs = () => tabs.join();
-  const Item = defineItem(outboxProxy(server));
+  const Item = defineItem(outboxProxy(server, { timeout: 10_000 })); // no test here waits on it: 2 s timed out on a loaded machine
   const outbox = new Outbox({ name, storage, models: [Item], scope, ...(codec === undefined ? {} : { codec }) });
   opened.push(outbox);
   await outbox.open();
@@ -111,7 +111,7 @@ it("each tab sends its own writes; the leader closed, the next one leads and sen
   server.inject({ type: 'reset-before', match: { method: 'POST' }, times: 100 });
   expect(await proxyErrorOf(new first.Item({ uid: 'f', name: 'first', rev: 0 }).save())).toMatchObject({ kind: 'network', queued: true });
   // (Heard once the first tab's commits were broadcast: waited for, as a loaded machine is slow.)
-  await vi.waitFor(() => expect(second.outbox.getSnapshot()).toMatchObject({ pending: 1, leader: false }), { timeout: 2_000 });
+  await vi.waitFor(() => expect(second.outbox.getSnapshot()).toMatchObject({ pending: 1, leader: false }), { timeout: 10_000 });
   await second.outbox.flush();
   expect(rowsOf(server).map((row) => row['uid'])).toEqual(['s']);
 
@@ -144,7 +144,7 @@ it("with a codec, the tabs tell each other no field value in the clear; the next
   const second = await tab(tabs, 'second', storage, 'alice', codec);
   server.inject({ type: 'reset-before', match: { method: 'POST' }, times: 100 });
   expect(await proxyErrorOf(new first.Item({ uid: 'f', name: 'top secret', rev: 0 }).save())).toMatchObject({ kind: 'network', queued: true });
-  await vi.waitFor(() => expect(second.outbox.getSnapshot()).toMatchObject({ pending: 1, leader: false }), { timeout: 2_000 });
+  await vi.waitFor(() => expect(second.outbox.getSnapshot()).toMatchObject({ pending: 1, leader: false }), { timeout: 10_000 });
   expect(told.some((message) => message.includes('"sealed"'))).toBe(true);
   expect(told.join('\n')).not.toContain('top secret');
 
@@ -173,7 +173,7 @@ it('an open() that fails leaves the tabs: another tab leads', async () => {
 /** A tab of an app whose User has posts (so a session holds its records): User attached to an outbox, a store of users loaded. */
 async function userTab(tabs: Tabs, name: string, storage: OutboxStorage) {
   Outbox.tabs = () => tabs.join();
-  const proxy = (path: string) => new RestProxy({ url: `${server.url}/${path}`, idempotencyKey: true, timeout: 2_000 });
+  const proxy = (path: string) => new RestProxy({ url: `${server.url}/${path}`, idempotencyKey: true, timeout: 10_000 });
   class User extends Model.define({ entityName: 'User', fields: { id: 'int', name: 'string' } }) {
     static override proxy = proxy('users');
     static associations = { posts: hasMany(() => Post, { foreignKey: 'userId', inverse: 'user' }) };
