@@ -102,6 +102,8 @@ export async function cacheApp(context: BrowserContext, pages: Pages): Promise<v
 export async function openTab(context: BrowserContext, url: string, errors: string[] = []): Promise<Page> {
   const page = await context.newPage();
   page.setDefaultTimeout(6_000);
+  // A navigation (goto, reload) took over 6 s with two Chromium files side by side on a loaded machine (load average 18).
+  page.setDefaultNavigationTimeout(20_000);
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(url);
   await page.waitForFunction(() => window.offline !== undefined && window.tabs !== undefined);
