@@ -18,7 +18,7 @@ import type { ChildMessage } from './helpers/child.js';
 
 const WINDOW = 20;
 const MAX_KILLS = 40;
-const MAX_MS = 20_000;
+const MAX_MS = 32_000; // 20 s gave 8 kills (of the 10 asked) at load average 18; quiet, MAX_KILLS ends it first
 
 let dir = '';
 beforeAll(async () => {
@@ -133,4 +133,4 @@ it('loses no commit that resolved and applies none in part, across SIGKILLs at r
   expect(tally.midCommit).toBeGreaterThan(0);
   expect(tally.tornByHand).toBeGreaterThan(0);
   expect(existsSync(`${path}.tmp`)).toBe(false);
-}, 45_000);
+}, 75_000);

@@ -15,7 +15,7 @@ import { startTestServer, type TestServer } from '../server/index.js';
 import { bundleChild, removeBundles, startChild, type ChildMessage } from './helpers/child.js';
 
 const MAX_KILLS = 25;
-const MAX_MS = 20_000;
+const MAX_MS = 32_000; // 20 s gave 8 kills (of the 10 asked) at load average 18; quiet, MAX_KILLS ends it first
 
 let dir = '';
 let server: TestServer;
@@ -98,4 +98,4 @@ it('0 lost, 0 doubled: every durable create is on the server once, across SIGKIL
   expect(tally.afterPost).toBeGreaterThan(0);
   // Creates the server had applied were sent again, under their key, and applied once.
   expect(tally.replayedPosts).toBeGreaterThan(0);
-}, 45_000);
+}, 75_000);
