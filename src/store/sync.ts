@@ -6,7 +6,7 @@
 import { BatchError } from '../errors/BatchError.js';
 import { extensions } from '../model/extensions.js';
 import type { Model } from '../model/Model.js';
-import { claimWrites, editedSinceApplied, unwatchSends } from '../model/save.js';
+import { claimWrites, editedSinceApplied, ignore, unwatchSends } from '../model/save.js';
 import { holdInvalid } from '../model/validate.js';
 import { mayExist } from '../model/writeState.js';
 import { Batch } from '../operation/Batch.js';
@@ -62,9 +62,11 @@ export interface SyncShare<M extends Model<object> = Model<object>> {
   end(batch: Batch, error: BatchError | undefined): void;
 }
 
-function ignore(): void {
-  // a sync's failure is reported by its own promise
+/** The server's total after a write: more by what was created, fewer by what was destroyed (until the next load says). */
+export function totalAfter(total: number | undefined, operation: Operation): number | undefined {
+  return total === undefined || operation.action === 'update' ? total : Math.max(0, total + (operation.action === 'create' ? 1 : -1) * operation.records.length);
 }
+
 
 export class Syncs<M extends Model<object>> {
   #chain: Promise<unknown> = Promise.resolve();
