@@ -34,7 +34,8 @@ export function readField(record: ValueHolder, name: string): unknown {
   if (value === undefined) return field === undefined || name === info.idProperty ? undefined : field.customConvert ? field.convert(null, record) : field.blank;
   if (field === undefined || !field.lazy || field.isConverted(value)) return value;
   const converted = field.convert(value, record);
-  if (converted === INVALID) return null;
+  // A value its type cannot take reads as the field's blank (a type's default with allowNull: false).
+  if (converted === INVALID) return field.blank;
   data[name] = converted;
   return converted;
 }
@@ -52,7 +53,7 @@ export function asFieldValue(record: ValueHolder, name: string, value: unknown):
   const field = recordInfo(record).byName.get(name);
   if (value === undefined || field === undefined || !field.lazy || field.isConverted(value)) return value;
   const converted = field.convert(value, record);
-  return converted === INVALID ? null : converted;
+  return converted === INVALID ? field.blank : converted;
 }
 
 /** Whether two values of field `name` are the same once in its type. */
@@ -66,7 +67,7 @@ export function fromServerValue(record: ValueHolder, field: Field, raw: Record<s
   if (value === undefined && field.defaultValue !== undefined) value = field.makeDefault();
   if (field.customConvert === undefined) return value;
   const converted = field.convert(value, record);
-  return converted === INVALID ? null : converted;
+  return converted === INVALID ? field.blank : converted;
 }
 
 /** Every value, converted, by field name. */
@@ -79,7 +80,7 @@ export function getData(record: ValueHolder): Record<string, unknown> {
 }
 
 /**
- * Server data by field name, converted (mappings applied; unconvertible values become null).
+ * Server data by field name, converted (mappings applied; a value its type cannot take becomes the field's blank).
  * Values the server echoes exactly as `written` (what the writer sent) are left out: the record
  * already holds them, so there is nothing to convert nor compare. Keys that are no field are kept
  * as the server sent them, but never `__proto__`.
@@ -93,7 +94,7 @@ export function readServerValues(record: ValueHolder, info: ModelInfo, serverDat
     if (value === undefined && !Object.hasOwn(serverData, mapping ?? field.name)) continue;
     if (written !== undefined && value !== undefined && mapping === undefined && written[field.name] === value) continue;
     const converted = field.convert(value, record);
-    put((out ??= {}), field.name, converted === INVALID ? null : converted);
+    put((out ??= {}), field.name, converted === INVALID ? field.blank : converted);
   }
   const mapped = info.mappedRoots;
   for (const key in serverData) {
