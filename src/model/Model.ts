@@ -1,4 +1,5 @@
-import type { FieldErrors } from '../errors/ProxyError.js';
+import { ProxyError, type FieldErrors } from '../errors/ProxyError.js';
+import { noRecordRead } from '../errors/messages.js';
 import { Operation } from '../operation/Operation.js';
 import { CARRY, ERASE, FAIL, SEND, STORED, SUCCEED, WRITE_STATE } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
@@ -14,7 +15,7 @@ import { sameValue, type FieldDeclaration } from './fields.js';
 import { DATA, eachOwner, META, metaOf, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { extensions, type RecordSession } from './extensions.js';
-import { readOne, takeServerRecord } from './persistence.js';
+import { readById, takeServerRecord } from './persistence.js';
 import { destroyRecord, eraseRecord, failWrite, proxyOf, saveRecord, sendWrite, succeedWrite } from './save.js';
 import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
 import { defineModel, type ProxyOf } from './define.js';
@@ -36,6 +37,15 @@ declare const DATA_TYPE: unique symbol;
 
 /** Set while `recordFromServer` constructs a record, so that the constructor adopts server data as is. */
 let adopting: Record<string, unknown> | undefined;
+
+/** One record read by id; `held`'s ETag goes as If-None-Match, and a 304 answers with `held` itself. */
+async function readOne(proxy: Proxy, id: unknown, options: PersistOptions, held?: { readonly etag: string | undefined }): Promise<unknown> {
+  const operation = readById(id, options, held?.etag);
+  await proxy.read(operation);
+  const item = operation.notModified === true ? held : operation.resultSet?.records[0];
+  if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
+  return item;
+}
 
 /** Make a record of `model` that adopts server data as is (converted lazily). */
 export function recordFromServer<T extends Model<object>>(model: ModelClass<T>, data: Record<string, unknown>): T {

@@ -1,12 +1,9 @@
 /**
  * What a record takes from the server outside its own writes: a freshly read copy of it (a load, a
- * reload, read by readOne), or the copy a load listed for its row before its create was confirmed (adoptCopy).
+ * reload), or the copy a load listed for its row before its create was confirmed (adoptCopy).
  * Its own writes are save.ts's.
  */
-import { ProxyError } from '../errors/ProxyError.js';
-import { noRecordRead } from '../errors/messages.js';
 import { Operation } from '../operation/Operation.js';
-import type { Proxy } from '../proxy/Proxy.js';
 import { put } from '../util/path.js';
 import { sameValue } from './fields.js';
 import { DATA, eachOwner, META, metaOf, tidy, touch } from './internal.js';
@@ -119,13 +116,9 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
   return taken;
 }
 
-/** One record read by id (Model.load, reload): `held`'s ETag goes as If-None-Match, and a 304 answers with `held` itself; no item is kind 'server'. */
-export async function readOne(proxy: Proxy, id: unknown, options: PersistOptions, held?: { readonly etag: string | undefined }): Promise<unknown> {
+/** A read by id; the record's ETag goes as If-None-Match (a 304 then leaves the record as it is). */
+export function readById(id: unknown, options: PersistOptions, etag?: string): Operation {
   const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
-  const etag = held?.etag;
   if (etag !== undefined) operation.validator = { etag };
-  await proxy.read(operation);
-  const item = operation.notModified === true ? held : operation.resultSet?.records[0];
-  if (item === undefined) throw new ProxyError('server', noRecordRead(operation), { operation, request: operation.request, response: operation.response });
-  return item;
+  return operation;
 }

@@ -138,11 +138,7 @@ export function ignore(): void {
 /** Send: the save `decide` asks for, through the record's proxy (checked first, when `validate`). Nothing to send resolves at once. */
 async function runSave(record: Model<object>, options: PersistOptions, validate = false): Promise<Operation> {
   const action = decide(record);
-  if (action === undefined) {
-    const operation = new Operation({ action: 'update', records: [record] });
-    operation.setSuccessful(new ResultSet({ records: [record] }));
-    return operation;
-  }
+  if (action === undefined) return nothingSent(new Operation({ action: 'update', records: [record] }), record);
   const invalid = validate ? invalidError(record, action) : undefined;
   if (invalid !== undefined) throw invalid;
   const operation = new Operation({ action, records: [record], ...requestOptions(options) });
@@ -154,18 +150,20 @@ async function runSave(record: Model<object>, options: PersistOptions, validate 
 async function runDestroy(record: Model<object>, options: PersistOptions): Promise<Operation> {
   const operation = new Operation({ action: 'destroy', records: [record], ...requestOptions(options) });
   const state = record[META]?.state ?? SAVED;
-  if (state.status === 'erased') {
-    operation.setSuccessful(new ResultSet({ records: [record] }));
-    return operation;
-  }
+  if (state.status === 'erased') return nothingSent(operation, record);
   // Its create may have been applied: confirm it (same idempotency key), then destroy it.
   if (mayExist(state)) await runSave(record, options);
   if (record.phantom) {
     eraseRecord(record);
-    operation.setSuccessful(new ResultSet({ records: [record] }));
-    return operation;
+    return nothingSent(operation, record);
   }
   await proxyOf(record, options).destroy(operation);
+  return operation;
+}
+
+/** A write with nothing to send (a clean record's save, an erased or new record's destroy): it succeeds at once. */
+function nothingSent(operation: Operation, record: Model<object>): Operation {
+  operation.setSuccessful(new ResultSet({ records: [record] }));
   return operation;
 }
 

@@ -52,8 +52,7 @@ const OBJECT = Object.prototype;
 export function asFieldValue(record: ValueHolder, name: string, value: unknown): unknown {
   const field = recordInfo(record).byName.get(name);
   if (value === undefined || field === undefined || !field.lazy || field.isConverted(value)) return value;
-  const converted = field.convert(value, record);
-  return converted === INVALID ? field.blank : converted;
+  return field.read(value, record);
 }
 
 /** Whether two values of field `name` are the same once in its type. */
@@ -65,9 +64,7 @@ export function sameFieldValue(record: ValueHolder, name: string, a: unknown, b:
 export function fromServerValue(record: ValueHolder, field: Field, raw: Record<string, unknown>): unknown {
   let value = field.mapping === undefined ? ownValue(raw, field.name) : readPath(raw, field.mapping);
   if (value === undefined && field.defaultValue !== undefined) value = field.makeDefault();
-  if (field.customConvert === undefined) return value;
-  const converted = field.convert(value, record);
-  return converted === INVALID ? field.blank : converted;
+  return field.customConvert === undefined ? value : field.read(value, record);
 }
 
 /** Every value, converted, by field name. */
@@ -93,8 +90,7 @@ export function readServerValues(record: ValueHolder, info: ModelInfo, serverDat
     const value = mapping === undefined ? ownValue(serverData, field.name) : readPath(serverData, mapping);
     if (value === undefined && !Object.hasOwn(serverData, mapping ?? field.name)) continue;
     if (written !== undefined && value !== undefined && mapping === undefined && written[field.name] === value) continue;
-    const converted = field.convert(value, record);
-    put((out ??= {}), field.name, converted === INVALID ? field.blank : converted);
+    put((out ??= {}), field.name, field.read(value, record));
   }
   const mapped = info.mappedRoots;
   for (const key in serverData) {
