@@ -186,8 +186,13 @@ export function requestOptions(options: PersistOptions): { params?: Record<strin
 
 /** What a record looked like when a write was sent. */
 class WriteSnapshot {
-  /** `version`: the record's meta.version then, or -1 when it had no meta (never taken as unedited). */
-  constructor(readonly values: Record<string, unknown>, readonly version: number) {}
+  declare readonly values: Record<string, unknown>;
+  /** The record's meta.version then, or -1 when it had no meta (never taken as unedited). */
+  declare readonly version: number;
+  constructor(values: Record<string, unknown>, version: number) {
+    this.values = values;
+    this.version = version;
+  }
 }
 
 /** A write of the record is about to be sent: snapshot what it sends (a create, in `request`). */
