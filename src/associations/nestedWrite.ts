@@ -9,9 +9,8 @@
 import { ProxyError, type FieldErrors } from '../errors/ProxyError.js';
 import { extensions } from '../model/extensions.js';
 import { Model } from '../model/Model.js';
-import { proxyOf } from '../model/persistence.js';
 import { invalidError } from '../model/validate.js';
-import { claimWrites } from '../model/writes.js';
+import { claimWrites, proxyOf } from '../model/save.js';
 import { requestOf } from '../model/writeState.js';
 import { idKey } from '../operation/commit.js';
 import { ERASE, FAIL, SEND, SUCCEED, WRITE_STATE } from '../operation/protocol.js';

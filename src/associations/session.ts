@@ -14,7 +14,7 @@ import { ADOPT, extensions, HOLD, type Identity } from '../model/extensions.js';
 import { belongsTo, DATA, join, META, OWNERS, recordOwner, RELIST, type OwnerHooks, type RecordOwner } from '../model/internal.js';
 import { Model } from '../model/Model.js';
 import { takeServerRecord } from '../model/persistence.js';
-import { eraseRecord } from '../model/writes.js';
+import { eraseRecord } from '../model/save.js';
 import type { Batch } from '../operation/Batch.js';
 import { idKey, keyOf, type IdKey } from '../store/list.js';
 import type { SyncOptions } from '../store/options.js';

@@ -12,16 +12,16 @@ import { describeValue, isPlainObject } from '../util/options.js';
 import { dev } from '../util/dev.js';
 import { define, put } from '../util/path.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
-import { DATA, eachOwner, META, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
+import { DATA, eachOwner, META, metaOf, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { extensions, type RecordSession } from './extensions.js';
-import { destroyRecord, proxyOf, readById, saveRecord, takeServerRecord } from './persistence.js';
+import { readById, takeServerRecord } from './persistence.js';
+import { destroyRecord, eraseRecord, failWrite, proxyOf, saveRecord, sendWrite, succeedWrite } from './save.js';
 import { RecordSnapshot, snapshotOf, subscribeTo } from './snapshot.js';
 import { defineModel, type ProxyOf } from './define.js';
 import type { FieldErrorsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
 import { NO_ERRORS, validateRecord, type Validators } from './validate.js';
 import { convertOrThrow, fromServerValue, getData, initValues, ownValue, readField, rejectEdits, setValues } from './values.js';
-import { eraseRecord, failWrite, metaOf, sendWrite, succeedWrite } from './writes.js';
 import { isPhantom, NEW, SAVED, type CreateRequest, type WriteState } from './writeState.js';
 
 export type { DataOf, FieldConfigOf, FieldErrorsOf, FieldsOf, IdOf, ModelClass, ModelInit, PersistOptions, SaveOptions } from './types.js';
@@ -38,7 +38,6 @@ declare const DATA_TYPE: unique symbol;
 /** Set while `recordFromServer` constructs a record, so that the constructor adopts server data as is. */
 let adopting: Record<string, unknown> | undefined;
 
-/** Read one record by id through `proxy`: the answer's item (kind 'server' when it has none). */
 /** One record read by id; `held`'s ETag goes as If-None-Match, and a 304 answers with `held` itself. */
 async function readOne(proxy: Proxy, id: unknown, options: PersistOptions, held?: { readonly etag: string | undefined }): Promise<unknown> {
   const operation = readById(id, options, held?.etag);
@@ -125,19 +124,13 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   // ---- the class ---------------------------------------------------------------------------
 
   /** Make a record from one item of a server's answer (the reader calls this). */
-  static fromServer<T extends Model>(this: ModelClass<T>, data: Record<string, unknown>): T {
-    return recordFromServer(this, data);
-  }
+  static fromServer<T extends Model>(this: ModelClass<T>, data: Record<string, unknown>): T { return recordFromServer(this, data); }
 
   /** The declared fields. */
-  static getFields(): readonly FieldInfo[] {
-    return infoOf(this).fields;
-  }
+  static getFields(): readonly FieldInfo[] { return infoOf(this).fields; }
 
   /** The name used in messages and client ids (see `entityName`). */
-  static getEntityName(): string {
-    return entityNameOf(this);
-  }
+  static getEntityName(): string { return entityNameOf(this); }
 
   /** The proxy of this class, made from `static proxy` the first time it is needed (typed as the proxy declared). */
   static getProxy<C extends { readonly proxy: unknown }>(this: C): ProxyOf<C['proxy']>;
@@ -184,9 +177,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** The value of a field (converted to its type). */
   get<K extends keyof D & string>(name: K): D[K];
-  get(name: string): unknown {
-    return readField(this, name);
-  }
+  get(name: string): unknown { return readField(this, name); }
 
   /**
    * Set one field, or several at once. Values are converted to the field's type (a value that
@@ -205,9 +196,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
 
   /** The id (undefined for a new record until the server assigns one). */
   getId(): IdOf<D> | undefined;
-  getId(): unknown {
-    return readField(this, recordInfo(this).idProperty);
-  }
+  getId(): unknown { return readField(this, recordInfo(this).idProperty); }
 
   /**
    * Set the id. It does not end phantom: only the server's answer to a create does. An id that
@@ -230,9 +219,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   /** A copy of all values, converted, by field name. */
-  getData(): Record<string, unknown> {
-    return getData(this);
-  }
+  getData(): Record<string, unknown> { return getData(this); }
 
   // ---- state -------------------------------------------------------------------------------
 
@@ -263,31 +250,21 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   /** The server's field errors of the last failed save (from a 422 or a 400 with field errors). */
-  get errors(): FieldErrorsOf<D> {
-    return this[META]?.errors ?? NO_ERRORS;
-  }
+  get errors(): FieldErrorsOf<D> { return this[META]?.errors ?? NO_ERRORS; }
 
   /** The ETag of the record's last response (sent as If-Match when the proxy has `etag: true`). */
-  get etag(): string | undefined {
-    return this[META]?.etag;
-  }
+  get etag(): string | undefined { return this[META]?.etag; }
 
-  set etag(value: string | undefined) {
-    if (value !== undefined || this[META] !== null) metaOf(this).etag = value;
-  }
+  set etag(value: string | undefined) { if (value !== undefined || this[META] !== null) metaOf(this).etag = value; }
 
   /** The `Session` (rest-proxy/associations) that holds the record, if any. */
   get session(): RecordSession | undefined { return extensions.sessionOf?.(this); }
 
   /** True once the record was destroyed on the server (or dropped while new). */
-  get erased(): boolean {
-    return this[META]?.state.status === 'erased';
-  }
+  get erased(): boolean { return this[META]?.state.status === 'erased'; }
 
   /** True while a save or destroy of this record is in flight (or waiting for the one before it). */
-  get saving(): boolean {
-    return this[META]?.writing !== undefined;
-  }
+  get saving(): boolean { return this[META]?.writing !== undefined; }
 
   /** The values of the changed fields. */
   getChanges(): Partial<D> {
@@ -321,14 +298,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   }
 
   /** The failing fields and their messages (frozen; empty when valid). Changes nothing. */
-  validate(): FieldErrorsOf<D> {
-    return validateRecord(this);
-  }
+  validate(): FieldErrorsOf<D> { return validateRecord(this); }
 
   /** True when `validate()` finds nothing. */
-  isValid(): boolean {
-    return Object.keys(this.validate()).length === 0;
-  }
+  isValid(): boolean { return Object.keys(this.validate()).length === 0; }
 
   // ---- persistence -------------------------------------------------------------------------
 
@@ -341,14 +314,10 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * update succeeded (it rejects with the update's error if not: the record is created, and the
    * edits stay unsaved).
    */
-  save(options: SaveOptions = {}): Promise<Operation> {
-    return saveRecord(this, options);
-  }
+  save(options: SaveOptions = {}): Promise<Operation> { return saveRecord(this, options); }
 
   /** Destroy the record (DELETE). A phantom record is dropped without a request, unless its create may have been applied. */
-  destroy(options: PersistOptions = {}): Promise<Operation> {
-    return destroyRecord(this, options);
-  }
+  destroy(options: PersistOptions = {}): Promise<Operation> { return destroyRecord(this, options); }
 
   /**
    * Read the record again; edits not yet saved are kept on top of the server's values. An answer
@@ -376,50 +345,32 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    * once with the current snapshot, then once per change batch, in a later microtask. Returns the
    * function that unsubscribes. Svelte can use a record as a store (`$record`).
    */
-  subscribe(listener: Subscriber<RecordSnapshot<this>>): () => void {
-    return subscribeTo(this, listener);
-  }
+  subscribe(listener: Subscriber<RecordSnapshot<this>>): () => void { return subscribeTo(this, listener); }
 
   /** What the record looks like now: the same object until something visible changes. */
-  getSnapshot(): RecordSnapshot<this> {
-    return snapshotOf(this);
-  }
+  getSnapshot(): RecordSnapshot<this> { return snapshotOf(this); }
 
-  toJSON(): Record<string, unknown> {
-    return getData(this);
-  }
+  toJSON(): Record<string, unknown> { return getData(this); }
 
   // ---- the write protocol (proxies reach it through symbols the package does not export) ----
 
   /** @internal */
-  get [WRITE_STATE](): WriteState {
-    return this[META]?.state ?? SAVED;
-  }
+  get [WRITE_STATE](): WriteState { return this[META]?.state ?? SAVED; }
 
   /** @internal */
-  [SEND](action: Action, request?: CreateRequest): unknown {
-    return sendWrite(this, action, request);
-  }
+  [SEND](action: Action, request?: CreateRequest): unknown { return sendWrite(this, action, request); }
 
   /** @internal */
-  [SUCCEED](snapshot: unknown, item: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void {
-    succeedWrite(this, snapshot, item, assignedId, written);
-  }
+  [SUCCEED](snapshot: unknown, item: Record<string, unknown> | undefined, assignedId: unknown, written?: Record<string, unknown>): void { succeedWrite(this, snapshot, item, assignedId, written); }
 
   /** @internal */
-  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown, destroy?: boolean): void {
-    failWrite(this, applied, body, errors, snapshot, destroy);
-  }
+  [FAIL](applied: 'no' | 'maybe', body?: unknown, errors?: FieldErrors, snapshot?: unknown, destroy?: boolean): void { failWrite(this, applied, body, errors, snapshot, destroy); }
 
   /** @internal */
-  [CARRY](data: Record<string, unknown>, request: Request, writer: RecordWriter): Record<string, unknown> | undefined {
-    return extensions.nestedWrite?.write(this, data, request, writer);
-  }
+  [CARRY](data: Record<string, unknown>, request: Request, writer: RecordWriter): Record<string, unknown> | undefined { return extensions.nestedWrite?.write(this, data, request, writer); }
 
   /** @internal */
-  [ERASE](): void {
-    eraseRecord(this);
-  }
+  [ERASE](): void { eraseRecord(this); }
 
   /** @internal */
   [STORED](name: string): unknown {

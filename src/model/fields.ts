@@ -154,6 +154,12 @@ export class Field implements FieldInfo {
     return CONVERTERS[this.type](value);
   }
 
+  /** A value as the record reads it: converted, or the field's blank when its type cannot take it (a server's `'many'` for an int). */
+  read(value: unknown, record: RecordLike): unknown {
+    const converted = this.convert(value, record);
+    return converted === INVALID ? this.blank : converted;
+  }
+
   /** A fresh copy of the default value (objects and Dates are not shared between records). */
   makeDefault(): unknown {
     const value = this.defaultValue;

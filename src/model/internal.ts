@@ -6,7 +6,7 @@
 import type { FieldErrors } from '../errors/ProxyError.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import type { View } from '../util/notify.js';
-import type { WriteState } from './writeState.js';
+import { SAVED, type WriteState } from './writeState.js';
 
 /** @internal The values by field name (built-in types converted on first read). */
 export const DATA: unique symbol = Symbol('rest-proxy.data');
@@ -90,6 +90,11 @@ export function newMeta(state: WriteState): RecordMeta {
     state, modified: undefined, clientId: undefined, errors: undefined, etag: undefined, writing: undefined,
     version: 0, stamps: undefined, wrote: 0, view: undefined, shown: undefined, stale: false,
   };
+}
+
+/** The record's meta, made (as saved) on its first need: a record read from a server has none until then. */
+export function metaOf(record: Internals): RecordMeta {
+  return (record[META] ??= newMeta(SAVED));
 }
 
 /** No field left changed: `modified` is undefined again (the record is clean unless new). */

@@ -1,22 +1,18 @@
 /**
- * Saving, destroying and re-reading a record through its proxy: the operations a record's
- * save(), destroy() and reload() run in its write queue.
+ * What a record takes from the server outside its own writes: a freshly read copy of it (a load, a
+ * reload), or the copy a load listed for its row before its create was confirmed (adoptCopy).
+ * Its own writes are save.ts's.
  */
 import { Operation } from '../operation/Operation.js';
-import { ResultSet } from '../operation/ResultSet.js';
-import type { Action } from '../operation/types.js';
-import type { Proxy } from '../proxy/Proxy.js';
-import { DATA, eachOwner, firstOwner, META, tidy, touch } from './internal.js';
-import type { Model, PersistOptions, SaveOptions } from './Model.js';
-import { entityNameOf, recordInfo } from './modelInfo.js';
+import { put } from '../util/path.js';
+import { sameValue } from './fields.js';
+import { DATA, eachOwner, META, metaOf, tidy, touch } from './internal.js';
+import type { Model, PersistOptions } from './Model.js';
+import { recordInfo } from './modelInfo.js';
+import { enqueue, gateOf, ignore, requestOptions, SUCCEED, watchSends } from './save.js';
 import { sameShown } from './snapshot.js';
 import { mergeServerValues, ownValue, readField, sameFieldValue } from './values.js';
-import { editedSinceApplied, enqueue, eraseRecord, ignore, metaOf, SUCCEED, watchSends } from './writes.js';
-import { mayExist, reduce, SAVED } from './writeState.js';
-import { sameValue } from './fields.js';
-import { invalidError } from './validate.js';
-import { put } from '../util/path.js';
-import { extensions, type OutboxGate } from './extensions.js';
+import { reduce } from './writeState.js';
 
 /**
  * Take a freshly read copy of a record (its values and ETag): fields with local edits keep them
@@ -120,93 +116,9 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
   return taken;
 }
 
-/** The proxy a record is saved through: the one given, its store's, else its model's. */
-export function proxyOf(record: Model<object>, options: PersistOptions): Proxy {
-  if (options.proxy) return options.proxy;
-  let proxy = firstOwner(record)?.proxy();
-  // The first owner may be a session, which has no proxy: the first store's that has one.
-  if (proxy === undefined) eachOwner(record, (owner) => (proxy ??= owner.proxy()));
-  return proxy ?? record.getModelClass().getProxy();
-}
-
-export async function runSave(record: Model<object>, options: PersistOptions, validate = false): Promise<Operation> {
-  if (record.erased) throw new TypeError(`${entityNameOf(recordInfo(record).model)}.save: the record was destroyed; make a new one to create it again`);
-  const action: Action | undefined = record.phantom ? 'create' : record.dirty || extensions.nestedWrite?.carries(record) === true ? 'update' : undefined;
-  if (action === undefined) {
-    const operation = new Operation({ action: 'update', records: [record] });
-    operation.setSuccessful(new ResultSet({ records: [record] }));
-    return operation;
-  }
-  const invalid = validate ? invalidError(record, action) : undefined;
-  if (invalid !== undefined) throw invalid;
-  const operation = new Operation({ action, records: [record], ...requestOptions(options) });
-  const proxy = proxyOf(record, options);
-  await (action === 'create' ? proxy.create(operation) : proxy.update(operation));
-  return operation;
-}
-
-/**
- * record.save(): one save in the record's write queue. A create re-sent under its key after the
- * record was edited may be answered for its first try (the server replays it): the edits made
- * since are then sent by an update, queued after the create (and after the write of a load's copy
- * the record took the place of), so that a save that resolves has saved them. Resolves with the
- * create.
- */
-export async function saveRecord(record: Model<object>, options: SaveOptions): Promise<Operation> {
-  const gate = gateOf(record, options);
-  if (gate) return gate.save(record, options);
-  const validate = options.validate !== false;
-  // With rest-proxy/associations: the new records it waits for (its phantom parents) are saved first.
-  const first = extensions.inOrder?.save(record);
-  if (first !== undefined) await first;
-  let followUp = false;
-  const operation = await enqueue(record, async () => {
-    const replayable = editedSinceApplied(record);
-    const done = await runSave(record, options, validate);
-    followUp = replayable && !record.phantom && record.dirty;
-    return done;
-  });
-  if (followUp) await enqueue(record, () => (record.erased ? Promise.resolve(operation) : runSave(record, options, validate)));
-  return operation;
-}
-
-/** The outbox the record's model writes through (rest-proxy/offline), unless a proxy is given. */
-const gateOf = (record: Model<object>, options: PersistOptions): OutboxGate | undefined => (options.proxy ? undefined : extensions.outboxOf?.(record.getModelClass()));
-
-/** record.destroy(): in the record's write queue, or through its model's outbox. */
-export function destroyRecord(record: Model<object>, options: PersistOptions): Promise<Operation> {
-  return gateOf(record, options)?.destroy(record, options) ?? enqueue(record, () => runDestroy(record, options));
-}
-
-export async function runDestroy(record: Model<object>, options: PersistOptions): Promise<Operation> {
-  const operation = new Operation({ action: 'destroy', records: [record], ...requestOptions(options) });
-  const state = record[META]?.state ?? SAVED;
-  if (state.status === 'erased') {
-    operation.setSuccessful(new ResultSet({ records: [record] }));
-    return operation;
-  }
-  // Its create may have been applied: confirm it (same idempotency key), then destroy it.
-  if (mayExist(state)) await runSave(record, options);
-  if (record.phantom) {
-    eraseRecord(record);
-    operation.setSuccessful(new ResultSet({ records: [record] }));
-    return operation;
-  }
-  await proxyOf(record, options).destroy(operation);
-  return operation;
-}
-
 /** A read by id; the record's ETag goes as If-None-Match (a 304 then leaves the record as it is). */
 export function readById(id: unknown, options: PersistOptions, etag?: string): Operation {
   const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
   if (etag !== undefined) operation.validator = { etag };
   return operation;
-}
-
-export function requestOptions(options: PersistOptions): { params?: Record<string, unknown>; signal?: AbortSignal; headers?: Record<string, string> } {
-  return {
-    ...(options.params ? { params: options.params } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
-  };
 }

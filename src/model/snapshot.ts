@@ -7,7 +7,7 @@ import { isPlainObject } from '../util/options.js';
 import { sameValue } from './fields.js';
 import type { RecordMeta } from './internal.js';
 import type { DataOf, FieldErrorsOf, IdOf, Model } from './Model.js';
-import { metaOf } from './writes.js';
+import { metaOf } from './internal.js';
 
 /**
  * What a record looks like at one moment, for a UI: frozen, and a new object only when something

@@ -10,7 +10,7 @@ import { describeValue, isPlainObject } from '../util/options.js';
 import { touch, type Internals } from './internal.js';
 import { entityNameOf, infoOf, recordInfo, type ModelStatics } from './modelInfo.js';
 import { readField, type ValueHolder } from './values.js';
-import { metaOf } from './writes.js';
+import { metaOf } from './internal.js';
 
 /** A rule for one field: the messages of what fails (none when the value passes). Made by presence(), length(), ... custom(). */
 export type Validator = (value: unknown, record: RecordLike) => readonly string[];

@@ -34,7 +34,8 @@ export function readField(record: ValueHolder, name: string): unknown {
   if (value === undefined) return field === undefined || name === info.idProperty ? undefined : field.customConvert ? field.convert(null, record) : field.blank;
   if (field === undefined || !field.lazy || field.isConverted(value)) return value;
   const converted = field.convert(value, record);
-  if (converted === INVALID) return null;
+  // A value its type cannot take reads as the field's blank (a type's default with allowNull: false).
+  if (converted === INVALID) return field.blank;
   data[name] = converted;
   return converted;
 }
@@ -51,8 +52,7 @@ const OBJECT = Object.prototype;
 export function asFieldValue(record: ValueHolder, name: string, value: unknown): unknown {
   const field = recordInfo(record).byName.get(name);
   if (value === undefined || field === undefined || !field.lazy || field.isConverted(value)) return value;
-  const converted = field.convert(value, record);
-  return converted === INVALID ? null : converted;
+  return field.read(value, record);
 }
 
 /** Whether two values of field `name` are the same once in its type. */
@@ -64,9 +64,7 @@ export function sameFieldValue(record: ValueHolder, name: string, a: unknown, b:
 export function fromServerValue(record: ValueHolder, field: Field, raw: Record<string, unknown>): unknown {
   let value = field.mapping === undefined ? ownValue(raw, field.name) : readPath(raw, field.mapping);
   if (value === undefined && field.defaultValue !== undefined) value = field.makeDefault();
-  if (field.customConvert === undefined) return value;
-  const converted = field.convert(value, record);
-  return converted === INVALID ? null : converted;
+  return field.customConvert === undefined ? value : field.read(value, record);
 }
 
 /** Every value, converted, by field name. */
@@ -79,7 +77,7 @@ export function getData(record: ValueHolder): Record<string, unknown> {
 }
 
 /**
- * Server data by field name, converted (mappings applied; unconvertible values become null).
+ * Server data by field name, converted (mappings applied; a value its type cannot take becomes the field's blank).
  * Values the server echoes exactly as `written` (what the writer sent) are left out: the record
  * already holds them, so there is nothing to convert nor compare. Keys that are no field are kept
  * as the server sent them, but never `__proto__`.
@@ -92,8 +90,7 @@ export function readServerValues(record: ValueHolder, info: ModelInfo, serverDat
     const value = mapping === undefined ? ownValue(serverData, field.name) : readPath(serverData, mapping);
     if (value === undefined && !Object.hasOwn(serverData, mapping ?? field.name)) continue;
     if (written !== undefined && value !== undefined && mapping === undefined && written[field.name] === value) continue;
-    const converted = field.convert(value, record);
-    put((out ??= {}), field.name, converted === INVALID ? null : converted);
+    put((out ??= {}), field.name, field.read(value, record));
   }
   const mapped = info.mappedRoots;
   for (const key in serverData) {

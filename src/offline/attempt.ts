@@ -4,7 +4,8 @@
  * means for other copies of its row.
  */
 import type { Model } from '../model/Model.js';
-import { enqueue, metaOf } from '../model/writes.js';
+import { metaOf } from '../model/internal.js';
+import { enqueue } from '../model/save.js';
 import { Operation } from '../operation/Operation.js';
 import { asJson } from './classify.js';
 import type { Entry } from './entry.js';

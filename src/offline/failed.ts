@@ -6,7 +6,7 @@ import { ProxyError } from '../errors/ProxyError.js';
 import { recordFromServer, type Model } from '../model/Model.js';
 import { Operation } from '../operation/Operation.js';
 import { takeServerRecord } from '../model/persistence.js';
-import { eraseRecord } from '../model/writes.js';
+import { eraseRecord } from '../model/save.js';
 import { eachOwner, RELIST } from '../model/internal.js';
 import type { Entry } from './entry.js';
 import type { StorageCommit, StoredObject } from './storage.js';

@@ -8,7 +8,7 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { extensions } from '../model/extensions.js';
 import type { Model } from '../model/Model.js';
-import { metaOf } from '../model/writes.js';
+import { metaOf } from '../model/internal.js';
 import { Operation } from '../operation/Operation.js';
 import { Request } from '../operation/Request.js';
 import { AjaxProxy } from '../proxy/AjaxProxy.js';

@@ -6,7 +6,7 @@ import { BatchError, queuedBatch } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { extensions, type OutboxGate } from '../model/extensions.js';
 import type { Model, PersistOptions, SaveOptions } from '../model/Model.js';
-import { enqueue, eraseRecord } from '../model/writes.js';
+import { enqueue, eraseRecord } from '../model/save.js';
 import { holdInvalid, invalidError } from '../model/validate.js';
 import { Batch } from '../operation/Batch.js';
 import type { Operation } from '../operation/Operation.js';

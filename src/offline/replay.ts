@@ -5,7 +5,7 @@
  */
 import { ProxyError } from '../errors/ProxyError.js';
 import type { Model } from '../model/Model.js';
-import { eraseRecord } from '../model/writes.js';
+import { eraseRecord } from '../model/save.js';
 import { Operation } from '../operation/Operation.js';
 import { View } from '../util/notify.js';
 import { asJson, backoff, classify, queued, storedError } from './classify.js';

@@ -4,7 +4,7 @@
  * again from them.
  */
 import { reserveClientId, type Model } from '../model/Model.js';
-import { metaOf } from '../model/writes.js';
+import { metaOf } from '../model/internal.js';
 import type { WriteState } from '../model/writeState.js';
 import { Operation } from '../operation/Operation.js';
 import { ServerProxy } from '../proxy/ServerProxy.js';

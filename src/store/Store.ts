@@ -2,7 +2,7 @@ import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { extensions } from '../model/extensions.js';
 import { now } from '../model/internal.js';
-import { ignore } from '../model/writes.js';
+import { ignore } from '../model/save.js';
 import { Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import type { Batch } from '../operation/Batch.js';
 import type { Operation } from '../operation/Operation.js';

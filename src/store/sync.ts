@@ -6,7 +6,7 @@
 import { BatchError } from '../errors/BatchError.js';
 import { extensions } from '../model/extensions.js';
 import type { Model } from '../model/Model.js';
-import { claimWrites, editedSinceApplied, ignore, unwatchSends } from '../model/writes.js';
+import { claimWrites, editedSinceApplied, ignore, unwatchSends } from '../model/save.js';
 import { holdInvalid } from '../model/validate.js';
 import { mayExist } from '../model/writeState.js';
 import { Batch } from '../operation/Batch.js';

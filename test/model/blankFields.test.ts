@@ -73,6 +73,30 @@ describe('a field given no value', () => {
   });
 });
 
+describe('a value the server sent that the field type cannot take (API.md 5, 9.1)', () => {
+  it("reads as the field's blank: the type default with allowNull: false, else null; in a load, a save's answer and a reload's", async () => {
+    const Person = definePerson();
+    server.db['people']?.push({ id: 2, name: {}, nick: ['a', 'b'], age: 'many', score: 'lots', active: {} });
+    const person = await Person.load(2);
+    const blankOf = () => ({ name: person.get('name'), nick: person.get('nick'), age: person.get('age'), score: person.get('score'), active: person.get('active') });
+    const BAD = { name: null, nick: '', age: 0, score: 0, active: false };
+    expect(blankOf()).toEqual(BAD);
+    expect(person.getSnapshot().values).toMatchObject(BAD);
+    expect(person.dirty).toBe(false);
+    // A save's answer echoes what the server holds (PATCH merges: the bad values stay).
+    server.respond('PUT', '/people/2', { status: 200, body: { id: 2, name: {}, nick: ['a'], age: 'many', score: 'lots', active: {}, level: 4 } }, { times: 1 });
+    person.set('level', 4);
+    await person.save();
+    expect(blankOf()).toEqual(BAD);
+    expect(person.dirty).toBe(false);
+    server.respond('GET', '/people/2', { status: 200, body: { id: 2, name: [], nick: {}, age: {}, score: [], active: 'maybe', level: 5 } }, { times: 1 });
+    await person.reload();
+    expect(blankOf()).toEqual(BAD);
+    expect(person.get('level')).toBe(5);
+    expect(person.dirty).toBe(false);
+  });
+});
+
 class Team extends Model.define({ entityName: 'Team', fields: { id: 'int', name: 'string' }, proxy: { type: 'rest', url: '/teams' } }) {
   static associations = { members: hasMany(() => Member, { foreignKey: 'teamId', inverse: 'team' }) };
   declare members: Accessor<typeof Team.associations.members>;
