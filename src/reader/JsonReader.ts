@@ -220,9 +220,8 @@ export class JsonReader {
     if (root === undefined || root === null) {
       if (context.action !== 'read') return []; // a write answered without data: nothing to merge
       if (this.rootProperty === '') return [];
-      const keys = isPlainObject(data) ? Object.keys(data).slice(0, 8).join(', ') : typeName(data);
       throw new ReadShapeError(
-        `the answer has no records at ${describePath(this.rootProperty, 'rootProperty')} (it has: ${keys})${dev("; set the reader's rootProperty to where they are")}`,
+        `the answer has no records at ${describePath(this.rootProperty, 'rootProperty')}${dev(` (it has: ${isPlainObject(data) ? Object.keys(data).slice(0, 8).join(', ') : typeName(data)}); set the reader's rootProperty to where they are`)}`,
       );
     }
     let list: unknown[];

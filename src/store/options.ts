@@ -188,7 +188,7 @@ export const storeSchema = {
   refetchIntervalInBackground: option(is.boolean, () => false),
   persist: option({ expect: `{ cache, key }${dev(': cache a ReadCache (rest-proxy/offline), key a non-empty string')}`, test: (v) => isPlainObject(v) && persistTargets.has(Object(v.cache)) && typeof v.key === 'string' && v.key !== '' }),
   initialState: option(is.plainObject),
-  remoteSummary: option({ expect: 'an object of summary kinds (sum, average, min, max, count) per field', test: (v) => isPlainObject(v) && Object.values(v).every((kind) => /^(sum|average|min|max|count)$/.test(String(kind))) }),
+  remoteSummary: option({ expect: `an object of summary kinds${dev(' (sum, average, min, max, count)')} per field`, test: (v) => isPlainObject(v) && Object.values(v).every((kind) => /^(sum|average|min|max|count)$/.test(String(kind))) }),
 } satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
 /** The options that have a default (never undefined). */
