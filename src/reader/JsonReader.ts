@@ -93,7 +93,7 @@ function readSummary(data: unknown, path: string): Readonly<Record<string, unkno
   const value = isPlainObject(data) ? readPath(data, path) : undefined;
   if (value === undefined || value === null) return undefined;
   if (!isPlainObject(value) || Object.hasOwn(value, '__proto__')) {
-    throw new ReadShapeError(`the summary at "${path}" (summaryRootProperty) is ${isPlainObject(value) ? 'an object with a __proto__ key' : typeName(value)}${dev(', not a JSON object of figures')}`);
+    throw new ReadShapeError(`the summary at "${path}"${dev(' (summaryRootProperty)')} is ${isPlainObject(value) ? 'an object with a __proto__ key' : typeName(value)}${dev(', not a JSON object of figures')}`);
   }
   return Object.freeze(Object.assign(Object.create(null) as Record<string, unknown>, value));
 }

@@ -158,11 +158,11 @@ export interface StoreSnapshot<M extends Model = Model> {
 }
 
 const isSorters = {
-  expect: 'an array of { property, direction? }',
+  expect: dev('an array of { property, direction? }', 'an array of sorters'),
   test: (v: unknown) => Array.isArray(v) && v.every((s) => isPlainObject(s) && (typeof s.property === 'string' || typeof s.sorterFn === 'function')),
 };
 const isFilters = {
-  expect: 'an array of { property, value, operator? }',
+  expect: dev('an array of { property, value, operator? }', 'an array of filters'),
   test: (v: unknown) => Array.isArray(v) && v.every((f) => isPlainObject(f) && (typeof f.property === 'string' || typeof f.filterFn === 'function')),
 };
 const isDirection = { expect: '"ASC" or "DESC"', test: (v: unknown) => v === 'ASC' || v === 'DESC' };
