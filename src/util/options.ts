@@ -31,8 +31,8 @@ export type Schema<C> = { readonly [K in keyof Required<C>]: OptionSpec };
  */
 export type Stored<C, Defaulted extends keyof C = never> = Required<Pick<C, Defaulted>> & Pick<C, Exclude<keyof C, Defaulted>>;
 
-const VALUES = Symbol('options');
-const CHANGES = Symbol('optionChanges');
+const VALUES = Symbol(dev('options'));
+const CHANGES = Symbol(dev('optionChanges'));
 
 interface WithOptionValues {
   [VALUES]?: Record<string, unknown>;
