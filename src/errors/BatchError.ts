@@ -10,9 +10,9 @@ export class BatchError extends Error {
   override name = 'BatchError';
   /** Tells a BatchError from a ProxyError where either may come (a store's `exception` event, its snapshot's `error`). */
   readonly kind = 'batch';
-  readonly batch: Batch;
+  declare readonly batch: Batch;
   /** The error of each failed operation, in run order. */
-  readonly errors: ProxyError[];
+  declare readonly errors: ProxyError[];
   /** Through an outbox (rest-proxy/offline): true when every failed operation is kept, to be sent again (each error's `queued`). */
   declare readonly queued?: boolean;
 

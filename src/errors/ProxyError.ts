@@ -41,19 +41,19 @@ export interface ProxyErrorDetails {
  */
 export class ProxyError extends Error {
   override name = 'ProxyError';
-  readonly kind: ProxyErrorKind;
+  declare readonly kind: ProxyErrorKind;
   /** The HTTP status, or 0 when there was no response. */
-  readonly status: number;
-  readonly statusText: string;
-  operation: Operation | undefined;
-  request: Request | undefined;
-  readonly response: Response | undefined;
+  declare readonly status: number;
+  declare readonly statusText: string;
+  declare operation: Operation | undefined;
+  declare request: Request | undefined;
+  declare readonly response: Response | undefined;
   /** The response body: parsed JSON when it was JSON, else its text. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** For kind 'validation': the server's messages per field (an object without a prototype). */
-  readonly fieldErrors: FieldErrors | undefined;
+  declare readonly fieldErrors: FieldErrors | undefined;
   /** For kind 'conflict': the server's current version of the record, when it sent one. */
-  readonly current: unknown;
+  declare readonly current: unknown;
   /**
    * Whether the server may have applied the write although it failed here: no answer (network,
    * timeout, abort in flight), an unreadable answer, a 5xx, or a 2xx that could not be taken (no
@@ -62,13 +62,13 @@ export class ProxyError extends Error {
    * redirects: nothing was applied) nor for what could not be sent.
    * The records stay unsaved either way; retrying an idempotent write is safe.
    */
-  readonly mayHaveBeenApplied: boolean;
+  declare readonly mayHaveBeenApplied: boolean;
   /**
    * True for a store load that a newer load replaced (kind 'abort'): not a failure to show. A UI
    * that starts a load from an effect (React's StrictMode runs effects twice) ignores it.
    * @example store.load().catch((error) => { if (!(error instanceof ProxyError && error.superseded)) show(error); })
    */
-  readonly superseded: boolean;
+  declare readonly superseded: boolean;
   /**
    * True when an outbox (rest-proxy/offline) kept the write and will send it again (set by the
    * outbox; undefined otherwise).

@@ -123,7 +123,7 @@ export function writeFailed(label: string, problem: string): string {
 export function missingIds(missing: readonly number[], total: number): string {
   return total === 1
     ? `the server answered without an id for the new record${dev(' (no id in the body, and no Location header with one), so it could never be updated; the record stays new, and its next save sends the same idempotency key')}`
-    : `the server answered without an id for ${missing.length} of the ${total} new records (${missing.map((i) => `#${i + 1}`).join(', ')}); those stay new, the others were saved`;
+    : `the server answered without an id for ${missing.length} of the ${total} new records (${missing.map((i) => `#${i + 1}`).join(', ')})${dev('; those stay new, the others were saved')}`;
 }
 
 /** `PUT /users/2 failed: 422 Unprocessable Entity: message (name: is required)` and a hint. */
@@ -168,7 +168,7 @@ export function badSegment(action: string, what: string, value: unknown): string
 }
 
 export function notUnicode(action: string, id: unknown): string {
-  return `${action} failed: the id ${JSON.stringify(String(id))} cannot be put in a url (it is not valid Unicode)`;
+  return `${action} failed: the id ${JSON.stringify(String(id))} cannot be put in a url${dev(' (it is not valid Unicode)')}`;
 }
 
 export function noId(action: string): string {
@@ -199,6 +199,6 @@ export function noRecordRead(operation: Operation): string {
 }
 
 export const LOAD = {
-  superseded: 'the load was superseded by a newer load (or aborted); nothing changed',
+  superseded: `the load was superseded${dev(' by a newer load (or aborted); nothing changed')}`,
   cancelled: 'the load was cancelled by a beforeload listener',
 };

@@ -93,7 +93,7 @@ function readSummary(data: unknown, path: string): Readonly<Record<string, unkno
   const value = isPlainObject(data) ? readPath(data, path) : undefined;
   if (value === undefined || value === null) return undefined;
   if (!isPlainObject(value) || Object.hasOwn(value, '__proto__')) {
-    throw new ReadShapeError(`the summary at "${path}" (summaryRootProperty) is ${isPlainObject(value) ? 'an object with a __proto__ key' : typeName(value)}${dev(', not a JSON object of figures')}`);
+    throw new ReadShapeError(`the summary at "${path}"${dev(' (summaryRootProperty)')} is ${isPlainObject(value) ? 'an object with a __proto__ key' : typeName(value)}${dev(', not a JSON object of figures')}`);
   }
   return Object.freeze(Object.assign(Object.create(null) as Record<string, unknown>, value));
 }
@@ -193,36 +193,35 @@ export class JsonReader {
     const envelope = isPlainObject(data) && root !== data ? data : undefined;
     if (envelope && this.successProperty !== '') {
       const success = readPath(envelope, this.successProperty);
-      if (success === false || success === 'false') return new ResultSet({ success: false, message: this.readMessage(envelope) });
+      if (success === false || success === 'false') return new ResultSet({ success: false, message: this.#readMessage(envelope) });
     }
-    const items = this.readItems(data, root, context);
+    const items = this.#readItems(data, root, context);
     const records =
       context.action === 'read' && context.model
         ? items.map((item) => context.model?.fromServer(item) ?? item)
         : items;
     return new ResultSet({
       records,
-      total: this.readTotal(data, context, items.length),
+      total: this.#readTotal(data, context, items.length),
       success: true,
-      message: this.readMessage(envelope),
+      message: this.#readMessage(envelope),
       summary: context.action === 'read' && this.summaryRootProperty !== undefined ? readSummary(data, this.summaryRootProperty) : undefined,
     });
   }
 
   /** The message of an envelope, when it has one that is a string. */
-  private readMessage(envelope: Record<string, unknown> | undefined): string | undefined {
+  #readMessage(envelope: Record<string, unknown> | undefined): string | undefined {
     const message = envelope && this.messageProperty !== '' ? readPath(envelope, this.messageProperty) : undefined;
     return typeof message === 'string' ? message : undefined;
   }
 
-  private readItems(data: unknown, root: unknown, context: ReadContext): Record<string, unknown>[] {
+  #readItems(data: unknown, root: unknown, context: ReadContext): Record<string, unknown>[] {
     if (data === undefined || data === null) return [];
     if (root === undefined || root === null) {
       if (context.action !== 'read') return []; // a write answered without data: nothing to merge
       if (this.rootProperty === '') return [];
-      const keys = isPlainObject(data) ? Object.keys(data).slice(0, 8).join(', ') : typeName(data);
       throw new ReadShapeError(
-        `the answer has no records at ${describePath(this.rootProperty, 'rootProperty')} (it has: ${keys})${dev("; set the reader's rootProperty to where they are")}`,
+        `the answer has no records at ${describePath(this.rootProperty, 'rootProperty')}${dev(` (it has: ${isPlainObject(data) ? Object.keys(data).slice(0, 8).join(', ') : typeName(data)}); set the reader's rootProperty to where they are`)}`,
       );
     }
     let list: unknown[];
@@ -259,7 +258,7 @@ export class JsonReader {
   }
 
   /** The total from the header, else the body, else the number of records read. */
-  private readTotal(data: unknown, context: ReadContext, count: number): number {
+  #readTotal(data: unknown, context: ReadContext, count: number): number {
     const header = this.totalHeader !== undefined ? context.response?.headers.get(this.totalHeader)?.trim() : undefined;
     if (header) return toTotal(header, `the ${this.totalHeader} header`);
     const value = isPlainObject(data) && this.totalProperty !== '' ? pick(data, this.totalProperty, context) : undefined;

@@ -4,6 +4,7 @@
  */
 import type { DataOf, Model, ModelClass } from '../model/Model.js';
 import type { Direction } from '../operation/types.js';
+import { dev } from '../util/dev.js';
 import { Observable } from '../util/events.js';
 import { checkFieldNames } from './fieldNames.js';
 import { aggregateOf, collect, each, exactly, fieldTest, indexWhere, matcher, mustBeFunction, perGroup, type AggregateKind, type CollectOptions, type FindOptions, type GroupedOptions, type NumericFieldName, type ScopeOptions } from './find.js';
@@ -12,13 +13,13 @@ import { makeSummary, type Aggregator, type LiveSummary, type RemoteSummary, typ
 import type { RecordView } from './view.js';
 
 /** @internal The records shown, in order (the store's own array: copy before keeping it). */
-export const SHOWN: unique symbol = Symbol('rest-proxy.shown');
+export const SHOWN: unique symbol = Symbol(dev('rest-proxy.shown'));
 /** @internal The records held, shown or not (removed ones aside), in order. */
-export const HELD: unique symbol = Symbol('rest-proxy.held');
+export const HELD: unique symbol = Symbol(dev('rest-proxy.held'));
 /** @internal The server's summary at the last load (a Store sets it). */
-export const REMOTE: unique symbol = Symbol('rest-proxy.remote');
+export const REMOTE: unique symbol = Symbol(dev('rest-proxy.remote'));
 /** @internal The view that shows them (live summaries and chained stores follow it). */
-export const VIEW: unique symbol = Symbol('rest-proxy.view');
+export const VIEW: unique symbol = Symbol(dev('rest-proxy.view'));
 
 /**
  * The server's figures as the RemoteSummary of any model: every field of one is optional and

@@ -1,5 +1,6 @@
 /** The field names a store's local sort, filter and group may use: the model's declared fields. */
 import type { Model, ModelClass } from '../model/Model.js';
+import { dev } from '../util/dev.js';
 
 type Named = { property: string; sorterFn?: unknown; filterFn?: unknown };
 
@@ -12,7 +13,7 @@ export function checkFieldNames(model: ModelClass<Model>, where: string, items: 
   const names = model.getFields().map((field) => field.name);
   for (const { property, sorterFn, filterFn } of items) {
     if (names.length > 0 && !sorterFn && !filterFn && property !== model.idProperty && !names.includes(property)) {
-      throw new TypeError(`Store.${where}: ${model.getEntityName()} has no field "${property}" (fields: ${names.join(', ')})`);
+      throw new TypeError(`Store.${where}: ${model.getEntityName()} has no field "${property}"${dev(` (fields: ${names.join(', ')})`)}`);
     }
   }
 }

@@ -158,11 +158,11 @@ export interface StoreSnapshot<M extends Model = Model> {
 }
 
 const isSorters = {
-  expect: 'an array of { property, direction? }',
+  expect: dev('an array of { property, direction? }', 'an array of sorters'),
   test: (v: unknown) => Array.isArray(v) && v.every((s) => isPlainObject(s) && (typeof s.property === 'string' || typeof s.sorterFn === 'function')),
 };
 const isFilters = {
-  expect: 'an array of { property, value, operator? }',
+  expect: dev('an array of { property, value, operator? }', 'an array of filters'),
   test: (v: unknown) => Array.isArray(v) && v.every((f) => isPlainObject(f) && (typeof f.property === 'string' || typeof f.filterFn === 'function')),
 };
 const isDirection = { expect: '"ASC" or "DESC"', test: (v: unknown) => v === 'ASC' || v === 'DESC' };
@@ -188,7 +188,7 @@ export const storeSchema = {
   refetchIntervalInBackground: option(is.boolean, () => false),
   persist: option({ expect: `{ cache, key }${dev(': cache a ReadCache (rest-proxy/offline), key a non-empty string')}`, test: (v) => isPlainObject(v) && persistTargets.has(Object(v.cache)) && typeof v.key === 'string' && v.key !== '' }),
   initialState: option(is.plainObject),
-  remoteSummary: option({ expect: 'an object of summary kinds (sum, average, min, max, count) per field', test: (v) => isPlainObject(v) && Object.values(v).every((kind) => /^(sum|average|min|max|count)$/.test(String(kind))) }),
+  remoteSummary: option({ expect: `an object of summary kinds${dev(' (sum, average, min, max, count)')} per field`, test: (v) => isPlainObject(v) && Object.values(v).every((kind) => /^(sum|average|min|max|count)$/.test(String(kind))) }),
 } satisfies Schema<Omit<StoreConfig<Model>, 'data'>>;
 
 /** The options that have a default (never undefined). */

@@ -8,7 +8,7 @@ import type { FieldName } from './options.js';
 import type { RecordView } from './view.js';
 
 /** @internal What an aggregator makes a live summary with (its engine: the store reaches it only through an aggregator). */
-export const MAKE: unique symbol = Symbol('rest-proxy.summarize');
+export const MAKE: unique symbol = Symbol(dev('rest-proxy.summarize'));
 
 export type AggregatorKind = 'sum' | 'average' | 'min' | 'max' | 'count';
 

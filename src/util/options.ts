@@ -31,8 +31,8 @@ export type Schema<C> = { readonly [K in keyof Required<C>]: OptionSpec };
  */
 export type Stored<C, Defaulted extends keyof C = never> = Required<Pick<C, Defaulted>> & Pick<C, Exclude<keyof C, Defaulted>>;
 
-const VALUES = Symbol('options');
-const CHANGES = Symbol('optionChanges');
+const VALUES = Symbol(dev('options'));
+const CHANGES = Symbol(dev('optionChanges'));
 
 interface WithOptionValues {
   [VALUES]?: Record<string, unknown>;
@@ -108,13 +108,16 @@ function store(owner: object, className: string, name: string, spec: OptionSpec,
     else storeDefault(owner, name, spec);
     return;
   }
-  if (!spec.test(value)) {
-    throw new TypeError(`${className}: ${name} must be ${spec.expect}, got ${describeValue(value)}`);
-  }
+  check(className, name, spec, value);
   const problem = spec.problem?.(value);
   if (problem !== undefined) throw new TypeError(`${className}: ${name}: ${problem}`);
   values(owner)[name] = spec.normalize ? spec.normalize(value, owner) : value;
   changed(owner);
+}
+
+/** A TypeError naming the option, unless `value` passes its test. */
+function check(className: string, name: string, spec: OptionSpec, value: unknown): void {
+  if (!spec.test(value)) throw new TypeError(`${className}: ${name} must be ${spec.expect}, got ${describeValue(value)}`);
 }
 
 function changed(owner: WithOptionValues): void {
@@ -171,7 +174,7 @@ export function assignOptions(owner: object, className: string, schema: OptionSc
       Reflect.set(owner, name, spec.initial === undefined ? undefined : spec.initial());
       continue;
     }
-    if (!spec.test(value)) throw new TypeError(`${className}: ${name} must be ${spec.expect}, got ${describeValue(value)}`);
+    check(className, name, spec, value);
     Reflect.set(owner, name, value);
   }
 }

@@ -4,6 +4,7 @@ import { isRetry, normalizeRetry, type NormalizedRetry, type RetryOptions } from
 import type { FetchFunction } from '../../http/types.js';
 import type { Request } from '../../operation/Request.js';
 import type { Action } from '../../operation/types.js';
+import { dev } from '../../util/dev.js';
 import { is, isPlainObject, option, type OptionSpec, type Schema } from '../../util/options.js';
 import { serverSchema, type ServerProxyConfig } from './server.js';
 
@@ -112,7 +113,7 @@ export const AJAX_METHODS: Readonly<Record<Action, string>> = Object.freeze({ cr
 export function actionMethodsOption(defaults: Readonly<Record<Action, string>>): OptionSpec {
   return option(
     {
-      expect: 'an object mapping create, read, update and destroy to HTTP verbs',
+      expect: `an object mapping ${dev('create, read, update and destroy', 'actions')} to HTTP verbs`,
       test: (v) => isPlainObject(v) && Object.entries(v).every(([key, verb]) => Object.hasOwn(defaults, key) && (verb === undefined || (typeof verb === 'string' && /^[A-Za-z]+$/.test(verb)))),
     },
     () => ({}),
@@ -120,7 +121,7 @@ export function actionMethodsOption(defaults: Readonly<Record<Action, string>>):
       const result = { ...defaults };
       if (isPlainObject(value)) {
         for (const [action, verb] of Object.entries(value)) {
-          if (typeof verb === 'string' && (action === 'create' || action === 'read' || action === 'update' || action === 'destroy')) result[action] = verb.toUpperCase();
+          if (typeof verb === 'string' && Object.hasOwn(defaults, action)) Reflect.set(result, action, verb.toUpperCase());
         }
       }
       return result;

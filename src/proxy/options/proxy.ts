@@ -3,6 +3,7 @@ import type { ModelClassLike } from '../../operation/types.js';
 import { JsonReader, toReader, type JsonReaderConfig } from '../../reader/JsonReader.js';
 import { is, isPlainObject, option, type Schema } from '../../util/options.js';
 import { JsonWriter, toWriter, type JsonWriterConfig } from '../../writer/JsonWriter.js';
+import { dev } from '../../util/dev.js';
 
 /** The options of every proxy; each is afterwards a property of the same name. */
 export interface ProxyConfig {
@@ -24,7 +25,7 @@ export interface ProxyConfig {
 export const WRITE_ACTIONS = ['create', 'update', 'destroy'] as const;
 
 const isBatchOrder = {
-  expect: 'a comma-separated list of "create", "update" and "destroy", each at most once',
+  expect: dev('a comma-separated list of "create", "update" and "destroy", each at most once', 'a comma-separated list of actions'),
   test: (v: unknown) => {
     if (typeof v !== 'string') return false;
     const parts = v.split(',').map((part) => part.trim());

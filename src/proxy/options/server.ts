@@ -62,7 +62,7 @@ export interface ServerProxyConfig extends ProxyConfig {
 }
 
 const isApi = {
-  expect: 'an object mapping create, read, update and destroy to urls',
+  expect: `an object mapping ${dev('create, read, update and destroy', 'actions')} to urls`,
   test: (v: unknown) => isPlainObject(v) && Object.entries(v).every(([key, url]) => ACTIONS.some((a) => a === key) && (url === undefined || typeof url === 'string')),
 };
 const isTimeout = {
