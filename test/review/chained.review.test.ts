@@ -49,7 +49,7 @@ it.fails("a ChainedStore's snapshot follows the source's loading", async () => {
 // for the saved record (one record per id), but the chained store is not told and keeps the copy.
 // API.md section 12: a ChainedStore "shows the source's shown records (the same objects)";
 // section 6: one record object per id.
-it.fails('a ChainedStore drops the copy a load brought of a record whose create was in flight', async () => {
+it('a ChainedStore drops the copy a load brought of a record whose create was in flight', async () => {
   let letPostAnswer = (): void => undefined;
   const postAnswered = new Promise<void>((resolve) => {
     letPostAnswer = resolve;

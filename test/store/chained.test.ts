@@ -69,6 +69,24 @@ describe('ChainedStore', () => {
     expect(ids(north)).toEqual([3, 6, 1, 2]);
   });
 
+  it('without a sort or filter of its own: follows adds, edits and removes of an unsorted source, filtered or not', async () => {
+    const source = orders();
+    const plain = new ChainedStore({ source });
+    expect(ids(plain)).toEqual([1, 2, 3, 4, 5]);
+    plain.getSnapshot(); // read once: what it shows is kept from here on
+    source.add({ id: 6, name: 'f', region: 'north', amount: 2 });
+    source.remove(record(source, 1));
+    expect(ids(plain)).toEqual([2, 3, 4, 5, 6]);
+    expect(plain.getSnapshot().records.map((shown) => shown.getId())).toEqual([2, 3, 4, 5, 6]);
+    await source.filter('region', 'north');
+    expect(ids(plain)).toEqual([3, 5, 6]);
+    source.remove(record(source, 3));
+    record(source, 2).set('region', 'north');
+    record(source, 5).set('region', 'south');
+    expect(ids(plain)).toEqual(ids(source));
+    expect(ids(plain)).toEqual([2, 6]);
+  });
+
   it('its own sort, filter and group; adds and removes go to the source; it notifies once per run', async () => {
     const source = orders();
     const view = new ChainedStore({ source });
