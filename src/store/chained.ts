@@ -49,7 +49,7 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
   readonly #source: Store<M> | ChainedStore<M>;
   readonly #parent: RecordView<M>;
   readonly #view: RecordView<M>;
-  readonly #snapshot = new View<ChainedStoreSnapshot<M>>(() => Object.freeze({ store: this, records: this.#view.records(), total: this.getCount(), loading: this.#source.getSnapshot().loading }), (a, b) => a.records === b.records && a.loading === b.loading);
+  readonly #snapshot = new View<ChainedStoreSnapshot<M>>(() => Object.freeze({ store: this, records: this.#view.records(), total: this.getCount(), loading: this.#sourceLoading() }), (a, b) => a.records === b.records && a.loading === b.loading);
   /** While this store has subscribers: its subscription to the source (which then counts as shown, section 13), and how many. */
   #watch: (() => void) | undefined;
   #subscribers = 0;
@@ -249,7 +249,12 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
 
   /** The source's `loading` changed (a load started or ended): a new snapshot. */
   #follow(): void {
-    if (this.#snapshot.get().loading !== this.#source.getSnapshot().loading) this.#snapshot.changed();
+    if (this.#snapshot.get().loading !== this.#sourceLoading()) this.#snapshot.changed();
+  }
+
+  /** The source's snapshot's `loading` (a read in flight with nothing shown), its snapshot made only while it loads. */
+  #sourceLoading(): boolean {
+    return this.#source.loading && this.#source.getSnapshot().loading;
   }
 
   #unwatch(): void {
