@@ -232,7 +232,7 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
   subscribe(listener: Subscriber<ChainedStoreSnapshot<M>>): () => void {
     const stop = this.#snapshot.add(listener);
     // Shown here is shown by the source: its triggers and stale timer run (section 13), and its loading shows here.
-    if (this.#subscribers++ === 0) this.#watch = this.#source.subscribe(() => this.#follow());
+    if (this.#subscribers++ === 0 && !this.#destroyed) this.#watch = this.#source.subscribe(() => this.#follow());
     let done = false;
     return () => {
       if (done) return;
