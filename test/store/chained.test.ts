@@ -4,7 +4,8 @@
  * chains of chains; destroy() releases it; destroying the source destroys it.
  */
 import { describe, expect, it } from 'vitest';
-import { ChainedStore, Model, Store, sum } from '../../src/index.js';
+import { ChainedStore, Model, onlineManager, RestProxy, Store, sum } from '../../src/index.js';
+import { startTestServer } from '../server/index.js';
 
 interface Row {
   id: number;
@@ -127,6 +128,37 @@ describe('ChainedStore', () => {
     record(source, 3).set('region', 'south');
     expect(ids(big)).toEqual([5, 1]);
     expect(totals.getSnapshot().values.total).toBe(60);
+  });
+
+  it("a chain of chains shows the source's loading (a spinner for a first load, none for a reload) and keeps the source refetching on reconnect", async () => {
+    const server = await startTestServer({ resources: { orders: ROWS.map((row) => ({ ...row })) } });
+    try {
+      const source = new Store<Order>({ model: Order, proxy: new RestProxy({ url: `${server.url}/orders` }) });
+      const north = new ChainedStore({ source, filters: [{ property: 'region', value: 'north' }] });
+      const big = new ChainedStore({ source: north, sorters: [{ property: 'amount', direction: 'DESC' }] });
+      const seen: boolean[] = [];
+      const stop = big.subscribe((snapshot) => seen.push(snapshot.loading));
+      const first = source.load();
+      expect([north.getSnapshot().loading, big.getSnapshot().loading]).toEqual([true, true]);
+      await first;
+      await settle();
+      expect(ids(big)).toEqual([3, 1, 5]);
+      expect(seen).toEqual([false, true, false]);
+      const again = source.reload();
+      expect([source.getSnapshot().loading, big.loading, big.getSnapshot().loading]).toEqual([false, true, false]);
+      await again;
+      onlineManager.setOnline(false);
+      onlineManager.setOnline(true);
+      for (let i = 0; i < 20 && server.requests.length < 3; i++) await settle();
+      stop();
+      onlineManager.setOnline(false);
+      onlineManager.setOnline(true);
+      await settle();
+      expect(server.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'GET']);
+    } finally {
+      onlineManager.setOnline(true);
+      await server.close();
+    }
   });
 
   it('destroy() releases it; destroying the source destroys its chained stores; bad config is a TypeError', async () => {
