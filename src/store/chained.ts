@@ -49,7 +49,10 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
   readonly #source: Store<M> | ChainedStore<M>;
   readonly #parent: RecordView<M>;
   readonly #view: RecordView<M>;
-  readonly #snapshot = new View<ChainedStoreSnapshot<M>>(() => Object.freeze({ store: this, records: this.#view.records(), total: this.getCount(), loading: this.loading }), (a, b) => a.records === b.records && a.loading === b.loading);
+  readonly #snapshot = new View<ChainedStoreSnapshot<M>>(() => Object.freeze({ store: this, records: this.#view.records(), total: this.getCount(), loading: this.#sourceLoading() }), (a, b) => a.records === b.records && a.loading === b.loading);
+  /** While this store has subscribers: its subscription to the source (which then counts as shown, section 13), and how many. */
+  #watch: (() => void) | undefined;
+  #subscribers = 0;
   readonly #follower: Follower<M>;
   #stop: () => void;
   #also: (record: M) => boolean;
@@ -227,11 +230,36 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
 
   /** Hear of every visible change, once per synchronous run (section 8); returns the function that unsubscribes. */
   subscribe(listener: Subscriber<ChainedStoreSnapshot<M>>): () => void {
-    return this.#snapshot.add(listener);
+    const stop = this.#snapshot.add(listener);
+    // Shown here is shown by the source: its triggers and stale timer run (section 13), and its loading shows here.
+    if (this.#subscribers++ === 0 && !this.#destroyed) this.#watch = this.#source.subscribe(() => this.#follow());
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      stop();
+      if (--this.#subscribers === 0) this.#unwatch();
+    };
   }
 
   getSnapshot(): ChainedStoreSnapshot<M> {
+    this.#follow();
     return this.#snapshot.get();
+  }
+
+  /** The source's `loading` changed (a load started or ended): a new snapshot. */
+  #follow(): void {
+    if (this.#snapshot.get().loading !== this.#sourceLoading()) this.#snapshot.changed();
+  }
+
+  /** The source's snapshot's `loading` (a read in flight with nothing shown), its snapshot made only while it loads. */
+  #sourceLoading(): boolean {
+    return this.#source.loading && this.#source.getSnapshot().loading;
+  }
+
+  #unwatch(): void {
+    this.#watch?.();
+    this.#watch = undefined;
   }
 
   /** Stop following the source and drop listeners and summaries; the source and its records are untouched. */
@@ -239,6 +267,7 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#stop();
+    this.#unwatch();
     this.#view.followers?.release();
     this.dropListeners();
     this.#snapshot.clear();

@@ -71,7 +71,7 @@ export class Tally<M> {
   set(record: M, values: unknown[]): boolean {
     const held = this.#held.get(record);
     if (held !== undefined) {
-      const group = this.#groupOf(record);
+      const group = this.#groupOf(record) ?? this.all; // ungrouped: held in all
       if (group === held.group && values.every((value, i) => sameValue(value, held.values[i]))) return false; // nothing read changed
       this.#take(record, held);
     }

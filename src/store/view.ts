@@ -78,7 +78,7 @@ export class RecordView<M extends Model<object>> {
     const dirs = sorters.map((sorter) => (sorter.direction === 'DESC' ? -1 : 1));
     const [first] = sorters;
     const dir = dirs[0] ?? 1;
-    this.#compare = sorters.length + filters.length === 0 ? undefined : sorters.length === 1 && !first?.sorterFn ? (a, b) => compareKeys(a.key, b.key) * dir || a.ord - b.ord : (a, b) => {
+    this.#compare = sorters.length + filters.length === 0 && !also ? undefined : sorters.length === 1 && !first?.sorterFn ? (a, b) => compareKeys(a.key, b.key) * dir || a.ord - b.ord : (a, b) => {
       for (let i = 0; i < sorters.length; i++) {
         const fn = sorters[i]?.sorterFn;
         const result = fn ? fn(a.record, b.record) : compareKeys(a.keys[i], b.keys[i]);

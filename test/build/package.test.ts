@@ -104,7 +104,7 @@ describe('the npm package', { timeout: 300_000 }, () => {
 
   // Issue 29 item 7: `Model.load(id, { session })` and `record.session` as a Session came from a
   // declaration in a .d.ts that nothing the package's entries import (it failed to compile before).
-  it('an app type-checks against the packed package under the strictest tsconfig: sessions, record.session, get() types, docs/migrating.md', async () => {
+  it('an app type-checks against the packed package under the strictest tsconfig: sessions, record.session, get() types, docs/migrating.md, finders by field name', async () => {
     const app = join(work, 'app');
     const installed = join(app, 'node_modules', 'rest-proxy');
     await mkdir(installed, { recursive: true });
@@ -114,6 +114,7 @@ describe('the npm package', { timeout: 300_000 }, () => {
     expect(migrating, 'the sessions example of docs/migrating.md').toBeDefined();
     await writeFile(join(app, 'migrating.mts'), migrating?.code ?? '');
     await writeFile(join(app, 'app.mts'), APP);
+    await writeFile(join(app, 'finders.mts'), FINDERS);
     await writeFile(join(app, 'tsconfig.json'), JSON.stringify(STRICTEST));
     await run(process.execPath, [TSC, '-p', 'tsconfig.json'], app);
   });
@@ -160,5 +161,38 @@ export async function read(session: Session): Promise<Session | undefined> {
   await held?.sync();
   void [name, age, active, born, key];
   return held;
+}
+`;
+
+/**
+ * Issue 30: finders, aggregates, live summaries and ChainedStore take the model's field names
+ * (each misspelt one is an error here, or its @ts-expect-error fails the compile).
+ */
+const FINDERS = `import { ChainedStore, count, max, Model, Store, sum } from 'rest-proxy';
+
+export class Order extends Model.define({ entityName: 'Order', fields: { id: 'int', name: 'string', region: 'string', amount: { type: 'number', allowNull: false }, at: 'date' } }) {}
+
+export function panel(orders: Store<Order>): number {
+  const index: number = orders.find('name', 'a', { anyMatch: true });
+  const found: Order | undefined = orders.findRecord('region', 'north');
+  const many: Order[] = orders.query('amount', 3);
+  const total: number = orders.sum('amount');
+  const perRegion: Map<unknown, number> = orders.sum('amount', { grouped: true });
+  const latest: Date | null = orders.max('at');
+  const north = new ChainedStore({ source: orders, sorters: [{ property: 'amount', direction: 'DESC' }], filters: [{ property: 'region', value: 'north' }] });
+  const { values } = north.summarize({ total: sum('amount'), n: count(), top: max('amount') }).getSnapshot();
+  const top: number | null = values.top;
+  // @ts-expect-error a misspelt field
+  orders.find('nmae', 'a');
+  // @ts-expect-error sum takes a numeric field
+  orders.sum('name');
+  // @ts-expect-error a misspelt field
+  north.findRecord('regoin', 'north');
+  // @ts-expect-error a misspelt field
+  new ChainedStore({ source: orders, sorters: [{ property: 'amout' }] });
+  // @ts-expect-error a misspelt field
+  north.summarize({ total: sum('amout') });
+  void [index, found, many, perRegion, latest, top];
+  return total + values.n + values.total;
 }
 `;

@@ -29,7 +29,7 @@ const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0
 // chained snapshot's `loading` stays false while the source loads, and no subscriber is told
 // when the source starts or ends a load.
 // API.md section 12: "`loading` the source's"; section 8: the snapshot changes when loading does.
-it.fails("a ChainedStore's snapshot follows the source's loading", async () => {
+it("a ChainedStore's snapshot follows the source's loading", async () => {
   const source = new Store<Order>({ model: Order, proxy: new RestProxy({ url: `${server.url}/orders` }) });
   const chained = new ChainedStore({ source });
   const seen: boolean[] = [];
@@ -49,7 +49,7 @@ it.fails("a ChainedStore's snapshot follows the source's loading", async () => {
 // for the saved record (one record per id), but the chained store is not told and keeps the copy.
 // API.md section 12: a ChainedStore "shows the source's shown records (the same objects)";
 // section 6: one record object per id.
-it.fails('a ChainedStore drops the copy a load brought of a record whose create was in flight', async () => {
+it('a ChainedStore drops the copy a load brought of a record whose create was in flight', async () => {
   let letPostAnswer = (): void => undefined;
   const postAnswered = new Promise<void>((resolve) => {
     letPostAnswer = resolve;
@@ -86,7 +86,7 @@ it.fails('a ChainedStore drops the copy a load brought of a record whose create 
 // triggers (reconnect, focus, interval) and no stale timer.
 // API.md section 13: triggers act on "a store someone shows"; `refetchOnReconnect` (default true):
 // "a store (...) must come back to the server by itself".
-it.fails('a source shown only through a ChainedStore refetches on reconnect', async () => {
+it('a source shown only through a ChainedStore refetches on reconnect', async () => {
   const source = new Store<Order>({ model: Order, proxy: new RestProxy({ url: `${server.url}/orders` }) });
   await source.load();
   const chained = new ChainedStore({ source });

@@ -4,7 +4,8 @@
  * chains of chains; destroy() releases it; destroying the source destroys it.
  */
 import { describe, expect, it } from 'vitest';
-import { ChainedStore, Model, Store, sum } from '../../src/index.js';
+import { ChainedStore, Model, onlineManager, RestProxy, Store, sum } from '../../src/index.js';
+import { startTestServer } from '../server/index.js';
 
 interface Row {
   id: number;
@@ -69,6 +70,24 @@ describe('ChainedStore', () => {
     expect(ids(north)).toEqual([3, 6, 1, 2]);
   });
 
+  it('without a sort or filter of its own: follows adds, edits and removes of an unsorted source, filtered or not', async () => {
+    const source = orders();
+    const plain = new ChainedStore({ source });
+    expect(ids(plain)).toEqual([1, 2, 3, 4, 5]);
+    plain.getSnapshot(); // read once: what it shows is kept from here on
+    source.add({ id: 6, name: 'f', region: 'north', amount: 2 });
+    source.remove(record(source, 1));
+    expect(ids(plain)).toEqual([2, 3, 4, 5, 6]);
+    expect(plain.getSnapshot().records.map((shown) => shown.getId())).toEqual([2, 3, 4, 5, 6]);
+    await source.filter('region', 'north');
+    expect(ids(plain)).toEqual([3, 5, 6]);
+    source.remove(record(source, 3));
+    record(source, 2).set('region', 'north');
+    record(source, 5).set('region', 'south');
+    expect(ids(plain)).toEqual(ids(source));
+    expect(ids(plain)).toEqual([2, 6]);
+  });
+
   it('its own sort, filter and group; adds and removes go to the source; it notifies once per run', async () => {
     const source = orders();
     const view = new ChainedStore({ source });
@@ -109,6 +128,37 @@ describe('ChainedStore', () => {
     record(source, 3).set('region', 'south');
     expect(ids(big)).toEqual([5, 1]);
     expect(totals.getSnapshot().values.total).toBe(60);
+  });
+
+  it("a chain of chains shows the source's loading (a spinner for a first load, none for a reload) and keeps the source refetching on reconnect", async () => {
+    const server = await startTestServer({ resources: { orders: ROWS.map((row) => ({ ...row })) } });
+    try {
+      const source = new Store<Order>({ model: Order, proxy: new RestProxy({ url: `${server.url}/orders` }) });
+      const north = new ChainedStore({ source, filters: [{ property: 'region', value: 'north' }] });
+      const big = new ChainedStore({ source: north, sorters: [{ property: 'amount', direction: 'DESC' }] });
+      const seen: boolean[] = [];
+      const stop = big.subscribe((snapshot) => seen.push(snapshot.loading));
+      const first = source.load();
+      expect([north.getSnapshot().loading, big.getSnapshot().loading]).toEqual([true, true]);
+      await first;
+      await settle();
+      expect(ids(big)).toEqual([3, 1, 5]);
+      expect(seen).toEqual([false, true, false]);
+      const again = source.reload();
+      expect([source.getSnapshot().loading, big.loading, big.getSnapshot().loading]).toEqual([false, true, false]);
+      await again;
+      onlineManager.setOnline(false);
+      onlineManager.setOnline(true);
+      for (let i = 0; i < 20 && server.requests.length < 3; i++) await settle();
+      stop();
+      onlineManager.setOnline(false);
+      onlineManager.setOnline(true);
+      await settle();
+      expect(server.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'GET']);
+    } finally {
+      onlineManager.setOnline(true);
+      await server.close();
+    }
   });
 
   it('destroy() releases it; destroying the source destroys its chained stores; bad config is a TypeError', async () => {

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { average, ChainedStore, count, max, min, Model, Store, sum } from '../../src/index.js';
+import { Tally } from '../../src/store/tally.js';
 
 interface Row {
   id: number;
@@ -31,6 +32,14 @@ function oneShot(store: Store<Order> | ChainedStore<Order>): Record<string, unkn
 }
 
 describe('live summary tallies', () => {
+  it('an edit no aggregator reads leaves an ungrouped tally as it was (min and max not scanned again)', () => {
+    const held = { id: 1 };
+    const tally = new Tally<object>([min('amount'), max('amount')], undefined, [held, { id: 2 }], () => [5, 5]);
+    expect(tally.set(held, [5, 5])).toBe(false);
+    expect(tally.set(held, [4, 4])).toBe(true);
+    expect(tally.results(tally.all, ['low', 'high'])).toEqual({ low: 4, high: 5 });
+  });
+
   it('keeps a shared extreme until the last record holding it leaves', () => {
     const store = new Store<Order>({ model: Order, data: [1, 2, 3, 4].map((id) => ({ id, region: 'n', amount: id <= 2 ? 1 : id === 3 ? 9 : 9 })) });
     const live = store.summarize(spec);
