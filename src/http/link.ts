@@ -7,6 +7,7 @@ export class Link {
   aborted = false;
   reason: unknown;
   #listeners = new Set<() => void>();
+  #signal: AbortSignal | undefined;
 
   /** Abort once: every listener hears it, once. */
   abort(reason: unknown): void {
@@ -25,12 +26,25 @@ export class Link {
     this.#listeners.delete(listener);
   }
 
-  /** A real AbortSignal that follows this link (what fetch needs). */
+  /** The real AbortSignal that follows this link (what fetch needs), made at the first call. */
   signal(): AbortSignal {
-    const controller = new AbortController();
-    this.#listeners.add(() => controller.abort(this.reason));
-    return controller.signal;
+    if (this.#signal === undefined) {
+      const controller = new AbortController();
+      if (this.aborted) controller.abort(this.reason);
+      else this.#listeners.add(() => controller.abort(this.reason));
+      this.#signal = controller.signal;
+    }
+    return this.#signal;
   }
+}
+
+/**
+ * Give `target` (an Operation) a `signal` that follows `link`, made only if something reads it (a
+ * listener, another proxy): AjaxProxy follows the link itself, so a store's 304 makes no signal.
+ */
+export function followLink(target: { signal: AbortSignal | undefined; link?: Link | undefined }, link: Link): void {
+  target.link = link;
+  Object.defineProperty(target, 'signal', { get: () => link.signal(), configurable: true, enumerable: true });
 }
 
 /** What a layer hears an abort from: the caller's AbortSignal, or a Link of an outer layer. */

@@ -1,4 +1,5 @@
 import type { ProxyError } from '../errors/ProxyError.js';
+import type { Link } from '../http/link.js';
 import type { CreateRequest } from '../model/writeState.js';
 import { newKey } from '../util/ids.js';
 import { dev } from '../util/dev.js';
@@ -122,6 +123,8 @@ export class Operation<R extends RecordLike = RecordLike> {
   declare validator?: { url?: string | undefined; etag: string } | undefined;
   /** @internal The url (cache buster aside) and ETag of a read's answer, to send as its validator next time. */
   declare validated?: { url: string; etag: string } | undefined;
+  /** @internal What aborts the operation, read instead of `signal` by AjaxProxy (a store's load: making its AbortSignal costs more than a 304). */
+  declare link?: Link | undefined;
   /** @internal The read was answered 304 Not Modified: nothing changed. */
   declare notModified?: boolean;
 
