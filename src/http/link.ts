@@ -38,14 +38,5 @@ export class Link {
   }
 }
 
-/**
- * Give `target` (an Operation) a `signal` that follows `link`, made only if something reads it (a
- * listener, another proxy): AjaxProxy follows the link itself, so a store's 304 makes no signal.
- */
-export function followLink(target: { signal: AbortSignal | undefined; link?: Link | undefined }, link: Link): void {
-  target.link = link;
-  Object.defineProperty(target, 'signal', { get: () => link.signal(), configurable: true, enumerable: true });
-}
-
 /** What a layer hears an abort from: the caller's AbortSignal, or a Link of an outer layer. */
 export type Abortable = AbortSignal | Link;

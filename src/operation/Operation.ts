@@ -93,8 +93,14 @@ export class Operation<R extends RecordLike = RecordLike> {
   declare grouper: Grouper | undefined;
   /** {@inheritDoc OperationConfig.summary} */
   declare summary: SummaryRequest[] | undefined;
+  #signal: AbortSignal | undefined;
   /** {@inheritDoc OperationConfig.signal} */
-  declare signal: AbortSignal | undefined;
+  get signal(): AbortSignal | undefined {
+    return this.#signal ?? this.link?.signal();
+  }
+  set signal(value: AbortSignal | undefined) {
+    this.#signal = value;
+  }
   /** {@inheritDoc OperationConfig.url} */
   declare url: string | undefined;
   /** {@inheritDoc OperationConfig.headers} */
@@ -123,7 +129,7 @@ export class Operation<R extends RecordLike = RecordLike> {
   declare validator?: { url?: string | undefined; etag: string } | undefined;
   /** @internal The url (cache buster aside) and ETag of a read's answer, to send as its validator next time. */
   declare validated?: { url: string; etag: string } | undefined;
-  /** @internal What aborts the operation, read instead of `signal` by AjaxProxy (a store's load: making its AbortSignal costs more than a 304). */
+  /** @internal What aborts the operation when no `signal` is given (a store's load): its AbortSignal is made only if `signal` is read (AjaxProxy follows the link itself). */
   declare link?: Link | undefined;
   /** @internal The read was answered 304 Not Modified: nothing changed. */
   declare notModified?: boolean;

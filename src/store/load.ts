@@ -6,7 +6,7 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { LOAD } from '../errors/messages.js';
 import { isModelClass, type Model, type ModelClass } from '../model/Model.js';
-import { followLink, Link } from '../http/link.js';
+import { Link } from '../http/link.js';
 import { Operation } from '../operation/Operation.js';
 import type { Direction, Filter, Sorter, SummaryRequest } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
@@ -80,7 +80,7 @@ export function readOperation(store: Query, options: LoadOptions, link: Link, va
     ...(store.remoteGroup && store.groupField !== undefined ? { grouper: { property: store.groupField, direction: store.groupDir } } : {}),
     summary: summaryRequests(store.remoteSummary),
   });
-  followLink(operation, link);
+  operation.link = link;
   operation.validator = validator;
   return operation;
 }
