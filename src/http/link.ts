@@ -10,7 +10,7 @@ export class Link {
   #signal: AbortSignal | undefined;
 
   /** Abort once: every listener hears it, once. */
-  abort(reason: unknown): void {
+  abort(reason?: unknown): void {
     if (!this.aborted) {
       this.aborted = true;
       this.reason = reason;
@@ -30,8 +30,9 @@ export class Link {
   signal(): AbortSignal {
     if (this.#signal === undefined) {
       const controller = new AbortController();
-      if (this.aborted) controller.abort(this.reason);
-      else this.#listeners.add(() => controller.abort(this.reason));
+      const abort = (): void => controller.abort(this.reason);
+      this.#listeners.add(abort);
+      if (this.aborted) abort();
       this.#signal = controller.signal;
     }
     return this.#signal;

@@ -106,7 +106,7 @@ export class Loads<M extends Model<object>> {
   /** End the load in flight for good (the store is destroyed): it rejects as superseded and changes nothing. */
   stop(): void {
     this.#seq++;
-    this.#controller?.abort(new DOMException('This operation was aborted', 'AbortError'));
+    this.#controller?.abort();
     this.#controller = undefined;
     this.#since = undefined;
   }
@@ -123,7 +123,7 @@ export class Loads<M extends Model<object>> {
     if (!host.before(operation)) throw new ProxyError('abort', LOAD.cancelled, { operation });
     this.last = { ...(options.start === undefined ? { page: operation.page } : { start: options.start }), limit: operation.limit, params: options.params };
     const seq = ++this.#seq;
-    this.#controller?.abort(new DOMException('This operation was aborted', 'AbortError'));
+    this.#controller?.abort();
     this.#controller = controller;
     const callerSignal = options.signal;
     const forward = (): void => controller.abort(callerSignal?.reason);
