@@ -1,5 +1,6 @@
 import { Store } from '../../src/index.js';
 import { byId, debounce } from './dom.js';
+import { mountFreshness, STALE_TIME } from './freshness.js';
 import { UserGrid } from './grid.js';
 import { LogPanel } from './logPanel.js';
 import { OfflineControls } from './offline.js';
@@ -13,9 +14,9 @@ import { renderUrlMap } from './urlMap.js';
 import { User } from './User.js';
 import { userProxyConfig, type ProxySettings } from './userProxy.js';
 
-// ---- the store: paged, sorted and filtered by the server -------------------------------------
+// ---- the store: paged, sorted and filtered by the server; fresh for 30 s ------------------------
 
-const store = new Store<User>({ model: User, pageSize: 20, remoteSort: true, remoteFilter: true });
+const store = new Store<User>({ model: User, pageSize: 20, remoteSort: true, remoteFilter: true, staleTime: STALE_TIME });
 
 // ---- the page --------------------------------------------------------------------------------
 
@@ -25,6 +26,7 @@ const posts = new PostsPanel(byId('posts-panel', HTMLElement), report, () => upd
 const grid = new UserGrid(byId('users', HTMLTableElement), store, report, (user) => posts.show(user));
 const pager = new Pager(byId('pager', HTMLElement), store, report);
 mountSummary(byId('summary', HTMLElement), store);
+mountFreshness(byId('freshness', HTMLElement), byId('users', HTMLTableElement), store);
 new LogPanel(byId('log', HTMLOListElement), byId('log-clear', HTMLButtonElement), requestLog);
 
 const filterInput = byId('filter', HTMLInputElement);

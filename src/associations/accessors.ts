@@ -128,10 +128,13 @@ function ready(model: object): void {
 
 const coreLoad = Model.load;
 
+/** The session `Model.load` of `model` joins: the one asked for, else the default one for a model with associations. */
+const loadSession = (model: object, options: PersistOptions): Session | undefined => options.session ?? (isAssociated(model) ? Session.default : undefined);
+
 /** Model.load, the record taken in by its session (one record per id; nested data read). */
 async function load<T extends Model>(this: ModelClass<T>, id: unknown, options: PersistOptions = {}): Promise<T> {
   const record = await coreLoad.call<ModelClass<T>, [unknown, PersistOptions], Promise<T>>(this, id, options);
-  const session = options.session ?? (isAssociated(this) ? Session.default : undefined);
+  const session = loadSession(this, options);
   return session === undefined ? record : (session[ADOPT]<T>(this, [record])[0] ?? record);
 }
 
@@ -168,5 +171,6 @@ export function plugIn(): void {
     return item && readAnswer(record, item, () => sessionHolding(record));
   };
   extensions.sessionOf = sessionOf;
+  extensions.heldFor = (model, id, options) => loadSession(model, options)?.get(model, id);
   Object.defineProperty(Model, 'load', { value: load, configurable: true, writable: true });
 }

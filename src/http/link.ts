@@ -7,9 +7,10 @@ export class Link {
   aborted = false;
   reason: unknown;
   #listeners = new Set<() => void>();
+  #signal: AbortSignal | undefined;
 
   /** Abort once: every listener hears it, once. */
-  abort(reason: unknown): void {
+  abort(reason?: unknown): void {
     if (!this.aborted) {
       this.aborted = true;
       this.reason = reason;
@@ -25,11 +26,16 @@ export class Link {
     this.#listeners.delete(listener);
   }
 
-  /** A real AbortSignal that follows this link (what fetch needs). */
+  /** The real AbortSignal that follows this link (what fetch needs), made at the first call. */
   signal(): AbortSignal {
-    const controller = new AbortController();
-    this.#listeners.add(() => controller.abort(this.reason));
-    return controller.signal;
+    if (this.#signal === undefined) {
+      const controller = new AbortController();
+      const abort = (): void => controller.abort(this.reason);
+      this.#listeners.add(abort);
+      if (this.aborted) abort();
+      this.#signal = controller.signal;
+    }
+    return this.#signal;
   }
 }
 

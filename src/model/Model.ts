@@ -163,7 +163,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    */
   static async load<T extends Model>(this: ModelClass<T>, id: unknown, options: PersistOptions = {}): Promise<T> {
     if (id === undefined || id === null || id === '') throw new TypeError(`${this.getEntityName()}.load: an id is needed, got ${describeValue(id)}`);
-    const item = await readOne(options.proxy ?? this.getProxy(), id, options);
+    const item = await readOne(options.proxy ?? this.getProxy(), id, options, extensions.heldFor?.(this, id, options));
     if (item instanceof this) return item;
     return recordFromServer(this, item instanceof Model ? item[DATA] : isPlainObject(item) ? item : {});
   }

@@ -85,6 +85,8 @@ export interface Extensions {
   defaultSession?: (model: ModelClass<Model<object>>) => Identity | undefined;
   /** Associations: the session that holds a record (`record.session`). */
   sessionOf?: (record: object) => RecordSession | undefined;
+  /** Associations: the record of (model, id) the session `Model.load` joins already holds (its ETag goes as If-None-Match). */
+  heldFor?: (model: ModelClass<Model>, id: unknown, options: PersistOptions) => Model | undefined;
   /**
    * Associations: a model class is first used (its field table was just built): check and
    * install what it declares. Runs once per class; a throw is the model's first use failing.

@@ -1,4 +1,5 @@
 import type { ProxyError } from '../errors/ProxyError.js';
+import type { Link } from '../http/link.js';
 import type { CreateRequest } from '../model/writeState.js';
 import { newKey } from '../util/ids.js';
 import { dev } from '../util/dev.js';
@@ -92,8 +93,14 @@ export class Operation<R extends RecordLike = RecordLike> {
   declare grouper: Grouper | undefined;
   /** {@inheritDoc OperationConfig.summary} */
   declare summary: SummaryRequest[] | undefined;
+  #signal: AbortSignal | undefined;
   /** {@inheritDoc OperationConfig.signal} */
-  declare signal: AbortSignal | undefined;
+  get signal(): AbortSignal | undefined {
+    return this.#signal ?? this.link?.signal();
+  }
+  set signal(value: AbortSignal | undefined) {
+    this.#signal = value;
+  }
   /** {@inheritDoc OperationConfig.url} */
   declare url: string | undefined;
   /** {@inheritDoc OperationConfig.headers} */
@@ -122,6 +129,8 @@ export class Operation<R extends RecordLike = RecordLike> {
   declare validator?: { url?: string | undefined; etag: string } | undefined;
   /** @internal The url (cache buster aside) and ETag of a read's answer, to send as its validator next time. */
   declare validated?: { url: string; etag: string } | undefined;
+  /** @internal What aborts the operation when no `signal` is given (a store's load): its AbortSignal is made only if `signal` is read (AjaxProxy follows the link itself). */
+  declare link?: Link | undefined;
   /** @internal The read was answered 304 Not Modified: nothing changed. */
   declare notModified?: boolean;
 

@@ -266,7 +266,7 @@ export class AjaxProxy extends ServerProxy {
       credentials: this.withCredentials,
       label,
       write: method !== 'GET',
-      signal: operation.signal,
+      signal: operation.link ?? operation.signal,
       retryable: !operation.once && this.#retryable(request.action, method),
       shareKey: method === 'GET' && transport.sharing ? bare : undefined,
       noStore: etag !== undefined,

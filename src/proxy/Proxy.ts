@@ -187,7 +187,8 @@ export class Proxy extends Observable<ProxyEvents> {
     operation.sentAs = undefined;
     let begun = false;
     try {
-      if (operation.signal?.aborted) throw new ProxyError('abort', aborted(action, 'before'), { cause: operation.signal.reason, mayHaveBeenApplied: false });
+      const signal = operation.link ?? operation.signal;
+      if (signal?.aborted) throw new ProxyError('abort', aborted(action, 'before'), { cause: signal.reason, mayHaveBeenApplied: false });
       if (action === 'create' && this.resendsCreates() && (await resend(operation))) {
         // Sent again meanwhile, by another save or sync: confirmed.
         operation.setSuccessful(undefined);

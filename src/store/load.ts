@@ -6,6 +6,7 @@
 import { ProxyError } from '../errors/ProxyError.js';
 import { LOAD } from '../errors/messages.js';
 import { isModelClass, type Model, type ModelClass } from '../model/Model.js';
+import { Link } from '../http/link.js';
 import { Operation } from '../operation/Operation.js';
 import type { Direction, Filter, Sorter, SummaryRequest } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
@@ -17,7 +18,7 @@ import { sinceLoad, type SinceLoad } from './pending.js';
 /** What a load needs of its store. */
 export interface LoadHost<M extends Model<object>> {
   /** The read operation of a load: paging, remote sorters, filters and grouper. */
-  operation(options: LoadOptions, signal: AbortSignal): Operation;
+  operation(options: LoadOptions, link: Link): Operation;
   proxy(): Proxy;
   /** `beforeload`: false cancels the load. */
   before(operation: Operation): boolean;
@@ -69,7 +70,7 @@ export function autoLoadOptions(store: { autoLoad: boolean | LoadOptions; proxy:
   return store.autoLoad === true ? {} : store.autoLoad;
 }
 
-export function readOperation(store: Query, options: LoadOptions, signal: AbortSignal, validator: Operation['validator']): Operation {
+export function readOperation(store: Query, options: LoadOptions, link: Link, validator: Operation['validator']): Operation {
   const operation = new Operation({
     action: 'read',
     ...pagingOf(options, store.pageSize, store.currentPage),
@@ -78,15 +79,15 @@ export function readOperation(store: Query, options: LoadOptions, signal: AbortS
     filters: store.remoteFilter ? store.filters.filter((filter) => filter.filterFn === undefined) : [],
     ...(store.remoteGroup && store.groupField !== undefined ? { grouper: { property: store.groupField, direction: store.groupDir } } : {}),
     summary: summaryRequests(store.remoteSummary),
-    signal,
   });
+  operation.link = link;
   operation.validator = validator;
   return operation;
 }
 
 export class Loads<M extends Model<object>> {
   #seq = 0;
-  #controller: AbortController | undefined = undefined;
+  #controller: Link | undefined = undefined;
   /** What completed since the load in flight was sent. */
   #since: SinceLoad<M> | undefined = undefined;
 
@@ -116,9 +117,9 @@ export class Loads<M extends Model<object>> {
   async run(options: LoadOptions): Promise<M[]> {
     if (typeof options !== 'object' || options === null) throw new TypeError(`Store.load: options must be an object, got ${describeValue(options)}`);
     const host = this.host;
-    const controller = new AbortController();
+    const controller = new Link();
     // Options refused, or a beforeload listener that says no: nothing changes, a load in flight goes on.
-    const operation = host.operation(options, controller.signal);
+    const operation = host.operation(options, controller);
     if (!host.before(operation)) throw new ProxyError('abort', LOAD.cancelled, { operation });
     this.last = { ...(options.start === undefined ? { page: operation.page } : { start: options.start }), limit: operation.limit, params: options.params };
     const seq = ++this.#seq;
@@ -136,7 +137,7 @@ export class Loads<M extends Model<object>> {
     }
   }
 
-  async #once(seq: number, controller: AbortController, operation: Operation, options: LoadOptions): Promise<M[]> {
+  async #once(seq: number, controller: Link, operation: Operation, options: LoadOptions): Promise<M[]> {
     const host = this.host;
     const since = sinceLoad<M>(options.discardChanges === true ? host.called() : undefined);
     this.#since = since;
@@ -155,7 +156,7 @@ export class Loads<M extends Model<object>> {
       if (!(error instanceof ProxyError && error.kind === 'abort')) host.failed(operation, error);
       throw error;
     }
-    if (seq !== this.#seq || controller.signal.aborted) throw superseded();
+    if (seq !== this.#seq || controller.aborted) throw superseded();
     settle();
     try {
       return host.loaded(operation, options, since);
