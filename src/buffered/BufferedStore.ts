@@ -297,8 +297,8 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
     // Saved records leave the top: the server places them now. Unsaved ones stay.
     const added = this.#offsets.added;
     this.#offsets.added = added.filter((record) => record.phantom && !record.erased);
-    for (const record of added) if (!record.phantom) this.#records.release(record);
     this.#reads.restart(keepShown);
+    this.#reads.letGo(added.filter((record) => !record.phantom));
     this.#queue.setZone(this.#zone());
     this.#view.changed();
     this.#reads.schedule();

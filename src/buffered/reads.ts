@@ -173,16 +173,14 @@ export class BufferedReads<M extends Model> {
     const old = host.pages.get(page);
     host.pages.set(page, rows);
     const start = (page - 1) * host.options.pageSize;
-    if (old !== undefined) for (const record of old.rows) if (!rows.includes(record)) host.records.release(record);
+    if (old !== undefined) this.letGo(old.rows.filter((record) => !rows.includes(record)));
     // A removed row still to be destroyed stays out, wherever the server now puts it.
     rows.forEach((record, at) => {
       if (host.records.removed.has(record)) host.offsets.remove(start + at);
     });
     this.#count(operation, start, rows.length);
     host.error(undefined, operation);
-    for (const purged of host.pages.purge(host.options.cacheSize, (number, held) => host.pinned(number, held) || this.waitedFor(number))) {
-      for (const record of purged.rows) host.records.release(record);
-    }
+    this.letGo(host.pages.purge(host.options.cacheSize, (number, held) => host.pinned(number, held) || this.waitedFor(number)).flatMap((purged) => purged.rows));
     host.queue.setZone(host.zone());
     this.#settle(page);
     host.fire('pageload', { store: host.store, page, records: rows });
@@ -240,6 +238,18 @@ export class BufferedReads<M extends Model> {
     this.pump();
   }
 
+  /**
+   * Let go the records of pages that went, except those still shown: on a page held (one record
+   * per id: the same record may be on two pages when the server's rows moved) or on top. A record
+   * with unsaved changes is never let go (BufferedRecords.release).
+   */
+  letGo(records: readonly M[]): void {
+    if (records.length === 0) return;
+    const shown = new Set<M>(this.host.offsets.added);
+    for (const [, page] of this.host.pages.entries()) for (const record of page.rows) shown.add(record);
+    for (const record of records) if (!shown.has(record)) this.host.records.release(record);
+  }
+
   #abortWaiters(): void {
     const error = new ProxyError('abort', 'the read was superseded by a new sort, filter or load of the BufferedStore (or it was destroyed)');
     for (const waiter of this.#waiters) waiter.reject(error);
@@ -255,7 +265,7 @@ export class BufferedReads<M extends Model> {
     const { queue, pages, offsets, records } = this.host;
     queue.abortAll();
     this.#abortWaiters();
-    for (const page of pages.clear((number) => keepShown && queue.visible(number))) for (const record of page.rows) records.release(record);
+    this.letGo(pages.clear((number) => keepShown && queue.visible(number)).flatMap((page) => page.rows));
     offsets.reset();
     for (const [number, page] of pages.entries()) {
       page.rows.forEach((record, at) => {

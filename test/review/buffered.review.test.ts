@@ -38,7 +38,7 @@ const puts = (): string[] => server.requests.filter((request) => request.method 
 // the store although another cached, visible page still shows it.
 // API.md section 11: "Records of a purged page are released" (only a purged page's), loaded
 // records "save, destroy and sync as any store's"; section 6: sync() sends every change.
-it.fails('a purge does not release a record that a cached page still shows: its edit is synced', async () => {
+it('a purge does not release a record that a cached page still shows: its edit is synced', async () => {
   store = make();
   store.setVisibleRange(0, 2);
   await store.loadRange(0, 2);
@@ -60,7 +60,7 @@ it.fails('a purge does not release a record that a cached page still shows: its 
 // released the record, though it is still shown on top.
 // API.md section 11: added records "stay at the top, saved or not, until the next load()";
 // loaded records save and sync as any store's.
-it.fails('a saved record kept on top is not released when the page where the server put it is purged', async () => {
+it('a saved record kept on top is not released when the page where the server put it is purged', async () => {
   store = make();
   store.setVisibleRange(0, 2);
   await store.loadRange(0, 2);
