@@ -14,6 +14,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default on two cores is one file at a time (cores - 1), and most files mostly wait:
+    // on their servers, child processes, timeouts and Chromium. Three at a time keep both cores busy.
+    maxWorkers: 3,
     // The JSON report lets .ci/run print a one-line summary.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results.json' },

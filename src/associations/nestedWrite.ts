@@ -23,7 +23,7 @@ import { describeValue, isPlainObject } from '../util/options.js';
 import { keyLinksOf, linksOf, type Link } from './declare.js';
 import { checkAnswer } from './nested.js';
 import { sessionOf } from './session.js';
-import { parentOf, storeFor } from './stores.js';
+import { madeStore, parentOf, storeFor } from './stores.js';
 
 /** What one write carried of one association. */
 interface Carried {
@@ -91,11 +91,24 @@ function carrierOf(record: Model): Model | undefined {
   return undefined;
 }
 
-function carries(record: Model): boolean {
-  return writeLinks(record.constructor).some((link) => {
-    const { changed, destroyed } = pendingOf(record, link);
+function carries(record: Model<object>): boolean {
+  const owner = asModel(record);
+  return owner !== undefined && writeLinks(owner.constructor).some((link) => {
+    const { changed, destroyed } = pendingOf(owner, link);
     return changed.length + destroyed.length > 0;
   });
+}
+
+/**
+ * The clean, saved records among `records` whose children changed through the accessor's store
+ * (one it made: a record none was made for has nothing to carry there): their store's sync sends
+ * them, and their update carries the children. Nothing for a model that carries none.
+ */
+function owners<R extends Model<object>>(records: readonly R[]): R[] {
+  const first = records[0];
+  if (first === undefined || !carriers.has(first.getModelClass())) return [];
+  const links = writeLinks(first.getModelClass());
+  return records.filter((record) => !record.phantom && !record.dirty && !record.erased && links.some((link) => madeStore(record, link) !== undefined) && carries(record));
 }
 
 function asModel(record: RecordLike): Model | undefined {
@@ -249,5 +262,5 @@ function writeCarried(record: RecordLike, data: Record<string, unknown>, request
 /** A model that declares a nested-write association: its records carry their children (through the core's hook, model/extensions.ts). */
 export function equipNested(model: object): void {
   carriers.add(model);
-  extensions.nestedWrite ??= { carried, carries, carrierOf, write: writeCarried, fail };
+  extensions.nestedWrite ??= { carried, carries, carrierOf, owners, write: writeCarried, fail };
 }

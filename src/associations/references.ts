@@ -5,6 +5,7 @@
  */
 import type { Model } from '../model/Model.js';
 import { extensions } from '../model/extensions.js';
+import { recordInfo } from '../model/modelInfo.js';
 import { markModified } from '../model/values.js';
 
 /** child -> (foreign key -> the phantom parent). */
@@ -25,6 +26,7 @@ export function keyWaits(record: object, name: string): boolean {
 /** The child now references the phantom parent through `foreignKey` (a saved child's key is cleared, or marked modified: an edit, which reject() undoes). */
 export function refer(child: Model, foreignKey: string, parent: Model): void {
   extensions.keyWaits = keyWaits;
+  recordInfo(child).keys.add(foreignKey); // readField asks keyWaits of this field from now on
   unrefer(child, foreignKey);
   let map = refs.get(child);
   if (map === undefined) refs.set(child, (map = new Map()));

@@ -6,6 +6,7 @@ import { ProxyError, ownError } from '../errors/ProxyError.js';
 import { aborted, afterTries, earlierApplied } from '../errors/messages.js';
 import { isPlainObject } from '../util/options.js';
 import { dev } from '../util/dev.js';
+import type { Abortable } from './link.js';
 import type { Exchange, Layer } from './types.js';
 
 export interface RetryOptions {
@@ -48,16 +49,12 @@ export const isRetry = {
   },
 };
 
+/** A retry option as `isRetry` let it through: every setting filled in (each array a copy, the verbs upper case). */
 export function normalizeRetry(value: unknown): NormalizedRetry {
-  if (typeof value === 'number') return { ...DEFAULT_RETRY, limit: value };
-  if (!isPlainObject(value)) return { ...DEFAULT_RETRY };
-  const result: NormalizedRetry = { ...DEFAULT_RETRY, methods: [...DEFAULT_RETRY.methods], statusCodes: [...DEFAULT_RETRY.statusCodes] };
-  if (typeof value.limit === 'number') result.limit = value.limit;
-  if (Array.isArray(value.methods)) result.methods = value.methods.map((m) => String(m).toUpperCase());
-  if (Array.isArray(value.statusCodes)) result.statusCodes = value.statusCodes.map(Number);
-  if (typeof value.backoffLimit === 'number') result.backoffLimit = value.backoffLimit;
-  if (typeof value.delay === 'number') result.delay = value.delay;
-  return result;
+  const given: Record<string, unknown> = typeof value === 'number' ? { limit: value } : isPlainObject(value) ? value : {};
+  const result = { ...DEFAULT_RETRY };
+  for (const key of KEYS) if (given[key] !== undefined) Reflect.set(result, key, given[key]);
+  return { ...result, methods: result.methods.map((m) => String(m).toUpperCase()), statusCodes: result.statusCodes.map(Number) };
 }
 
 /**
@@ -92,7 +89,7 @@ function jitterOf(outcome: object): number {
   return jitter;
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function sleep(ms: number, signal: Abortable | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
@@ -106,7 +103,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort);
   });
 }
 

@@ -7,6 +7,7 @@
 import { ProxyError, ownError } from '../errors/ProxyError.js';
 import { aborted, networkFailed, noFetch, timedOut, tooLarge } from '../errors/messages.js';
 import { isPlainObject } from '../util/options.js';
+import { Link } from './link.js';
 import { mayHaveApplied, readable, resendable, runBefore, type AfterHook, type BeforeHook } from './hooks.js';
 import type { Exchange, FetchFunction, HttpRequest, Send } from './types.js';
 
@@ -84,7 +85,9 @@ function networkReason(error: unknown): string {
 /** The init fetch gets: writes never follow redirects (the caller sees the 3xx, or an opaque redirect in a browser). */
 function initOf(request: HttpRequest): RequestInit {
   const init: RequestInit = { method: request.method, headers: request.headers };
-  if (request.signal !== undefined) init.signal = request.signal;
+  const signal = request.signal;
+  // The one real signal of the request (the layers link theirs: a try is never sent aborted).
+  if (signal !== undefined) init.signal = signal instanceof Link ? signal.signal() : signal;
   if (request.body !== undefined) init.body = request.body;
   if (request.credentials) init.credentials = 'include';
   if (request.write) init.redirect = 'manual';
@@ -125,7 +128,7 @@ export function trying(send: Send, timeout: number, before: BeforeHook | undefin
   const retried = new WeakSet<HttpRequest>();
   const oneTry = (request: HttpRequest, attempt: number): Promise<[Exchange, unknown]> =>
     new Promise((resolve, reject) => {
-      const controller = new AbortController();
+      const controller = new Link();
       const signal = request.signal;
       /** Which hook runs (undefined: the fetch), and whether the request was sent. */
       let hook: 'onRequest' | 'onResponse' | undefined = before && 'onRequest';
@@ -149,13 +152,13 @@ export function trying(send: Send, timeout: number, before: BeforeHook | undefin
         fail(new ProxyError('abort', aborted(request.label, sent ? 'in flight' : 'before', applied()), { cause: signal?.reason, mayHaveBeenApplied: applied() }));
       const timer = timeout > 0 ? setTimeout(() => fail(new ProxyError('timeout', timedOut(request.label, timeout, applied(), hook), { mayHaveBeenApplied: applied() })), timeout) : undefined;
       if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
+      signal?.addEventListener('abort', onAbort);
       (async () => {
         const prepared = before === undefined ? request : await runBefore(before, request, attempt);
         if (done) return;
         hook = undefined;
         sent = true;
-        const exchange = await send({ ...prepared, signal: controller.signal }, attempt);
+        const exchange = await send({ ...prepared, signal: controller }, attempt);
         let verdict: unknown;
         if (after !== undefined && !done) {
           hook = 'onResponse';

@@ -5,16 +5,20 @@
  * fetch itself is cancelled when no caller waits any more, and no later GET joins a fetch that a
  * caller gave up on.
  */
-import { ProxyError, ownError } from '../errors/ProxyError.js';
-import { aborted } from '../errors/messages.js';
+import { ownError } from '../errors/ProxyError.js';
+import { Link } from './link.js';
 import type { Exchange, Layer } from './types.js';
 
 interface Shared {
   promise: Promise<Exchange>;
-  controller: AbortController;
+  link: Link;
   waiters: number;
 }
 
+/**
+ * The layer inside `trying` (send.ts): each caller is a try, whose signal (its Link) aborts when
+ * it gives up, and which then rejects by itself; here a caller that gives up only stops waiting.
+ */
 export function sharingGets(): Layer {
   return (next) => {
     const inflight = new Map<string, Shared>();
@@ -24,8 +28,8 @@ export function sharingGets(): Layer {
       const key = `${request.shareKey}\n${JSON.stringify(request.headers, Object.keys(request.headers).sort())}`;
       let entry = inflight.get(key);
       if (entry === undefined) {
-        const controller = new AbortController();
-        const shared: Shared = { promise: next({ ...request, signal: controller.signal }, attempt), controller, waiters: 0 };
+        const link = new Link();
+        const shared: Shared = { promise: next({ ...request, signal: link }, attempt), link, waiters: 0 };
         inflight.set(key, shared);
         const forget = (): void => {
           if (inflight.get(key) === shared) inflight.delete(key);
@@ -36,30 +40,14 @@ export function sharingGets(): Layer {
       const shared = entry;
       shared.waiters++;
       const signal = request.signal;
-      if (signal === undefined) return shared.promise;
-      return new Promise<Exchange>((resolve, reject) => {
-        const abort = (): void => {
-          reject(new ProxyError('abort', aborted(request.label, 'in flight'), { cause: signal.reason }));
-          // A caller gave up on it (a timeout, an abort): forgotten, so that a GET made now (that
-          // caller's retry) starts afresh instead of joining a request that may be stalled.
-          if (inflight.get(key) === shared) inflight.delete(key);
-          if (--shared.waiters === 0) shared.controller.abort(signal.reason);
-        };
-        if (signal.aborted) {
-          abort();
-          return;
-        }
-        signal.addEventListener('abort', abort, { once: true });
-        shared.promise.then(
-          (exchange) => {
-            signal.removeEventListener('abort', abort);
-            resolve(exchange);
-          },
-          (error: unknown) => {
-            signal.removeEventListener('abort', abort);
-            reject(ownError(error));
-          },
-        );
+      signal?.addEventListener('abort', () => {
+        // A caller gave up on it (a timeout, an abort): forgotten, so that a GET made now (that
+        // caller's retry) starts afresh instead of joining a request that may be stalled.
+        if (inflight.get(key) === shared) inflight.delete(key);
+        if (--shared.waiters === 0) shared.link.abort(signal.reason);
+      });
+      return shared.promise.catch((error: unknown) => {
+        throw ownError(error);
       });
     };
   };

@@ -3,6 +3,7 @@
  * timeout, retries, shared GETs, hooks, the caller's abort), composed once when a proxy's options
  * are set. They know HTTP and nothing of records or operations.
  */
+import type { Abortable } from './link.js';
 
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -22,8 +23,8 @@ export interface HttpRequest {
   readonly label: string;
   /** A write: never follows a redirect, and its failures say whether it may have been applied. */
   readonly write: boolean;
-  /** The caller's signal: aborts the request and the wait for it. */
-  readonly signal: AbortSignal | undefined;
+  /** The caller's signal (an outer layer's Link inside the layers): aborts the request and the wait for it. */
+  readonly signal: Abortable | undefined;
   /** May be sent again after a failure that may have reached the server (an idempotent verb, or a keyed POST). */
   readonly retryable: boolean;
   /** Identical GETs in flight with the same key and the same headers (as sent) share one fetch; undefined: never shared. */

@@ -55,6 +55,8 @@ export interface NestedWrite {
   carrierOf(record: Model<object>): Model<object> | undefined;
   /** A clean record has such records to send: its save sends an update for them. */
   carries(record: Model<object>): boolean;
+  /** The clean records among a store's `records` that carry such records: its sync sends them (an update for them). */
+  owners<R extends Model<object>>(records: readonly R[]): R[];
   /** The body of a write of `record` (`data`, as the writer made it) with the records it carries, each made by `writer`; undefined when it carries none. */
   write(record: RecordLike, data: Record<string, unknown>, request: Request, writer: RecordWriter): Record<string, unknown> | undefined;
   /** The record's write failed: so did the records it carried, each with its share of `errors`. */
@@ -127,7 +129,7 @@ export interface Extensions {
     reach(records: Model<object>[]): Model<object>[];
     send(records: { create?: readonly Model<object>[]; update?: readonly Model<object>[]; destroy?: readonly Model<object>[] }, options: BatchOptions, proxy: Proxy, held: readonly object[]): Promise<Batch>;
   };
-  /** Associations: whether the record's `name` is a foreign key waiting for a new parent (it reads as undefined until the parent is created). */
+  /** Associations: whether the record's `name` is a foreign key waiting for a new parent (it reads as undefined until the parent is created). Asked only of the names in its model's `recordInfo(record).keys`: add a key there before it can wait. */
   keyWaits?: (record: object, name: string) => boolean;
   /** Offline: the outbox a record of `model` writes through, when its model is attached to one. */
   outboxOf?: (model: ModelClass<Model<object>>) => OutboxGate | undefined;

@@ -77,7 +77,7 @@ const CONVERTERS: Record<Exclude<FieldType, 'auto'>, (value: unknown) => Convert
   date: toDate,
 };
 
-const EMPTY: Record<Exclude<FieldType, 'auto' | 'date'>, unknown> = { string: '', int: 0, number: 0, boolean: false };
+const EMPTY: Record<FieldType, unknown> = { auto: null, date: null, string: '', int: 0, number: 0, boolean: false };
 
 /** Whether a value is already in the field type's form (so a lazy conversion can be skipped). */
 const CONVERTED: Record<FieldType, (value: unknown) => boolean> = {
@@ -104,6 +104,8 @@ export class Field implements FieldInfo {
   readonly customConvert: FieldConfig['convert'];
   /** Converted on first read, not when a record is made from server data (built-in types only). */
   readonly lazy: boolean;
+  /** What null converts to (the type's empty value with `allowNull: false`, else null), made once: a field given no value reads as it (readField), unless a custom convert makes it. */
+  readonly blank: unknown;
   /** The type's check, looked up once (readField calls it on every read of a lazy field). */
   readonly #inType: (value: unknown) => boolean;
 
@@ -137,6 +139,7 @@ export class Field implements FieldInfo {
     this.customConvert = config.convert;
     this.lazy = type !== 'auto' && config.convert === undefined;
     this.#inType = CONVERTED[type];
+    this.blank = this.allowNull ? null : EMPTY[type];
   }
 
   isConverted(value: unknown): boolean {
@@ -147,10 +150,7 @@ export class Field implements FieldInfo {
   convert(value: unknown, record: RecordLike): Converted {
     if (this.customConvert) return this.customConvert(value, record);
     if (this.type === 'auto') return value;
-    if (value === undefined || value === null || (value === '' && this.type !== 'string')) {
-      if (this.allowNull) return null;
-      return this.type === 'date' ? null : EMPTY[this.type];
-    }
+    if (value === undefined || value === null || (value === '' && this.type !== 'string')) return this.blank;
     return CONVERTERS[this.type](value);
   }
 

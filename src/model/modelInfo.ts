@@ -28,6 +28,8 @@ export interface ModelInfo {
   idKey: string;
   /** The first segment of every field mapping: keys of server data that belong to a mapped field. */
   mappedRoots: Set<string>;
+  /** Fields that may wait for a new parent's key (rest-proxy/associations adds them): only these ask extensions.keyWaits when null. */
+  keys: Set<string>;
 }
 
 /** @internal Where a model class keeps its table: on its prototype, so each record finds it at once. */
@@ -71,6 +73,7 @@ export function infoOf(model: ModelStatics): ModelInfo {
     idField,
     idKey: idField?.mapping ?? model.idProperty,
     mappedRoots: new Set(fields.flatMap((field) => (field.mapping === undefined ? [] : [field.mapping.split('.')[0] ?? field.mapping]))),
+    keys: new Set(),
   };
   // Before the table is kept: a bad declaration throws again at the next use.
   extensions.modelReady?.(model);

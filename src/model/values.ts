@@ -26,11 +26,12 @@ export const NONE_CHANGED: readonly string[] = Object.freeze([]);
 export function readField(record: ValueHolder, name: string): unknown {
   const data = record[DATA];
   const value = ownValue(data, name);
-  if (value == null && extensions.keyWaits?.(record, name)) return undefined;
   const info = recordInfo(record);
+  // Only a foreign key may wait (keys: those associations referenced through, at least once).
+  if (value == null && info.keys.has(name) && extensions.keyWaits?.(record, name)) return undefined;
   const field = info.byName.get(name);
-  // Its blank: what null converts to (the type's empty value with allowNull: false, else null).
-  if (value === undefined) return field === undefined || name === info.idProperty ? undefined : field.convert(null, record);
+  // Its blank, made once per field (a custom convert makes its own, per record).
+  if (value === undefined) return field === undefined || name === info.idProperty ? undefined : field.customConvert ? field.convert(null, record) : field.blank;
   if (field === undefined || !field.lazy || field.isConverted(value)) return value;
   const converted = field.convert(value, record);
   if (converted === INVALID) return null;

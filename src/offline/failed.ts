@@ -50,6 +50,15 @@ export function dependencyError(entry: Entry, failed: Entry, record: Model<objec
   return new ProxyError('dependency', `${entry.action} of ${entry.clientId} not sent: it waits for ${failed.clientId}, ${why}`, { cause: failed.error, operation, mayHaveBeenApplied: false });
 }
 
+/** A child's write kept while new parents it waits for could not be saved (invalid): told at once, kind 'dependency', kept. */
+export function unsavedParentError(record: Model<object>, action: Entry['action'], parents: readonly Model<object>[]): ProxyError {
+  const operation = new Operation({ action, records: [record] });
+  const names = parents.map((parent) => parent.clientId).join(', ');
+  const error = new ProxyError('dependency', `${action} of ${record.clientId} not sent: it waits for ${names}, whose save was refused (invalid); kept until the parent is saved or the record is given another parent or none`, { operation, mayHaveBeenApplied: false });
+  Object.defineProperty(error, 'queued', { value: true, enumerable: true });
+  return error;
+}
+
 /** A stored object of an unknown version: it can only be discarded. */
 export function foreignEntry(raw: StoredObject, forget: () => Promise<void>): FailedEntry {
   const action = raw['action'];

@@ -16,6 +16,7 @@ import { coalesce, type Write } from './coalesce.js';
 import type { TabCoordinator } from './coordination.js';
 import { ENTRY_VERSION, type Entry } from './entry.js';
 import { noteStore } from './held.js';
+import { unsavedParentError } from './failed.js';
 import { cycleError, cycleOf, giveKey, json, newKey, referencesOf, saveWrite } from './intent.js';
 import { Replay } from './replay.js';
 import { storedId } from './attempt.js';
@@ -191,6 +192,8 @@ export class Outbox {
     const outside = parents.filter((parent) => attached.get(parent.getModelClass()) !== this);
     // One this outbox holds, not yet saved, is saved first (its entry stored now): the child's waits for it.
     for (const parent of parents) if (!outside.includes(parent) && this.#replay.entriesOf(parent.clientId).length === 0) parent.save().catch(() => undefined);
+    // One whose save was refused at once (invalid): the child's entry is kept, waiting, and its save told.
+    const unsaved = parents.filter((parent) => !outside.includes(parent) && this.#replay.entriesOf(parent.clientId).length === 0);
     if (outside.length > 0) {
       const waited = (cause: unknown) => new ProxyError('dependency', `save of ${record.clientId} not sent: it waits for ${outside.map((parent) => parent.clientId).join(', ')}, whose create failed`, { cause, mayHaveBeenApplied: false });
       if (!options.parentsSaved) return Promise.all(outside.map((parent) => parent.save())).then(() => this.#save(record, { ...options, parentsSaved: true }), (error: unknown) => Promise.reject(waited(error)));
@@ -202,7 +205,10 @@ export class Outbox {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#write(record, write);
+    const written = this.#write(record, write);
+    if (unsaved.length === 0) return written;
+    written.catch(() => undefined);
+    return Promise.reject(unsavedParentError(record, action, unsaved));
   }
 
   #destroy(record: Model<object>, _options: PersistOptions): Promise<Operation> {

@@ -53,6 +53,8 @@ export class Replay {
   #opened: Promise<void> | undefined;
   #ready = false;
   #closed = false;
+  /** Closed and its last commits queued: the storage is no longer its own (a late answer writes nothing). */
+  #released = false;
   #start: () => void = () => undefined;
   #chain: Promise<unknown> = new Promise<void>((resolve) => (this.#start = resolve));
   #idle: (() => void)[] = [];
@@ -150,6 +152,7 @@ export class Replay {
 
   /** Commits run one after the other, once the storage is open. */
   #commit(change: StorageCommit): Promise<void> {
+    if (this.#released) return Promise.reject(new OutboxError('unavailable', 'Outbox: closed'));
     // Told to the other tabs once durable.
     const run = this.#chain.then(() => this.storage.commit(change)).then(() => this.tabs.broadcast(asJson(change) ?? null));
     this.#chain = run.catch(() => undefined);
@@ -207,6 +210,7 @@ export class Replay {
     this.#pause.stop();
     this.#unlisten();
     this.#sharing.close();
+    this.#released = true;
     this.#start();
     await this.#chain;
     await this.storage.close();

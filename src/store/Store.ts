@@ -1,35 +1,30 @@
 import type { BatchError } from '../errors/BatchError.js';
 import { ProxyError } from '../errors/ProxyError.js';
 import { extensions } from '../model/extensions.js';
-import { belongsTo, now, unjoin } from '../model/internal.js';
-import { isModelClass, Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
+import { now } from '../model/internal.js';
+import { ignore } from '../model/writes.js';
+import { Model, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import type { Batch } from '../operation/Batch.js';
 import type { Operation } from '../operation/Operation.js';
-import type { Direction, Filter, Sorter } from '../operation/types.js';
+import type { Direction, Filter } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import { View, type Subscriber } from '../util/notify.js';
 import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored } from '../util/options.js';
 import { dev } from '../util/dev.js';
+import { filtersWith, localArrangement, sortersOf } from './arrange.js';
 import { HELD, REMOTE, SHOWN, StoreBase, VIEW } from './base.js';
-import { checkFieldNames } from './fieldNames.js';
+import { checkFieldNames, checkLocal } from './fieldNames.js';
 import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
-import { keyOf } from './list.js';
 import { freshness, type Freshness, type StoreState } from './freshness.js';
-import { Loads, readOperation } from './load.js';
+import { autoLoadOptions, claimProxy, Loads, readOperation } from './load.js';
 import { sinceLoad, type SinceLoad } from './pending.js';
-import { StoreRecords, toDestroy, UNLIST } from './records.js';
-import { SHARED, Syncs, type SyncShare } from './sync.js';
+import { StoreRecords, UNLIST } from './records.js';
+import { SHARED, Syncs, totalAfter, type SyncShare } from './sync.js';
 import type { RecordView } from './view.js';
 
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
 
-function ignore(): void {
-  // reported through the exception event and the snapshot's error
-}
-
-function gone(model: ModelClass<Model<object>>, what: string): TypeError {
-  return new TypeError(`Store of ${model.getEntityName()}: ${what}() after destroy()${dev('; make a new Store')}`);
-}
+const gone = (model: ModelClass<Model<object>>, what: string): TypeError => new TypeError(`Store of ${model.getEntityName()}: ${what}() after destroy()${dev('; make a new Store')}`);
 
 // The option properties come from StoreConfig (declared once there, with their documentation).
 export interface Store<M extends Model = Model> extends Omit<Stored<StoreConfig<M>, StoreDefaults>, 'data' | 'model' | 'proxy'> {
@@ -66,9 +61,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     const { data, ...rest } = isPlainObject(config) ? config : { data: undefined };
     applyOptions(this, 'Store', storeSchema, isPlainObject(config) ? rest : config);
     this.session ??= extensions.defaultSession?.(this.model);
-    if (!this.remoteSort) checkFieldNames(this.model, 'sorters', this.sorters);
-    if (!this.remoteFilter) checkFieldNames(this.model, 'filters', this.filters);
-    if (!this.remoteGroup && this.groupField !== undefined) checkFieldNames(this.model, 'groupField', [{ property: this.groupField }]);
+    checkLocal(this);
     this.#records = new StoreRecords<M>({
       store: this,
       model: () => this.model,
@@ -78,10 +71,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
       hears: (name) => this.hasListeners(name),
       refresh: () => this.#refresh(),
       edited: () => this.#queueAutoSync(),
-      changed: (record) => {
-        if (record !== undefined && this.#records.listed(record)) this.#records.list.view.touched(record);
-        this.#view.changed();
-      },
+      changed: () => this.#view.changed(),
     });
     this.#loads = new Loads<M>({
       operation: (options, signal) => readOperation(this, options, signal, this.#fresh.validator),
@@ -105,10 +95,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
       proxy: () => this.getProxy(),
       before: (create, update, destroy) => this.fire('beforesync', { store: this, create, update, destroy }),
       wrote: (operation) => {
-        // The server's total changed by what was created or destroyed (until the next load says).
-        if (this.#totalCount !== undefined && operation.action !== 'update') {
-          this.#totalCount = Math.max(0, this.#totalCount + (operation.action === 'create' ? 1 : -1) * operation.records.length);
-        }
+        this.#totalCount = totalAfter(this.#totalCount, operation);
         this.fire('write', { store: this, operation });
       },
       ended: (_batch, error) => {
@@ -118,47 +105,29 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
       },
       changed: () => this.#changed(),
     });
-    if (this.proxy && this.proxy.model === undefined && isModelClass(this.model)) this.proxy.model = this.model;
+    if (this.proxy) claimProxy(this.proxy, this.model);
     if (data !== undefined) {
       if (!Array.isArray(data)) throw new TypeError(`Store: data must be an array of records or objects, got ${describeValue(data)}`);
       this.#insert(this.#records.list.all.length, data, false);
     }
     if (this.initialState !== undefined) this.hydrate(this.initialState);
-    if (this.autoLoad !== false) {
-      if (this.proxy === undefined && this.model.proxy === undefined) {
-        throw new TypeError(`Store: autoLoad needs a proxy, and neither the store nor its model (${this.model.getEntityName()}) has one${dev('; give the store a proxy, or the model a static proxy')}`);
-      }
-      const options = this.autoLoad === true ? {} : this.autoLoad;
-      queueMicrotask(() => {
-        if (this.#fresh.mustLoad()) this.load(options).catch(ignore);
-      });
-    }
+    const auto = autoLoadOptions(this);
+    if (auto) queueMicrotask(() => this.#fresh.mustLoad() && this.load(auto).catch(ignore));
   }
 
   /** The proxy used: the store's own, else the model's. */
-  getProxy(): Proxy {
-    const proxy = this.proxy ?? this.model.getProxy();
-    if (proxy.model === undefined && isModelClass(this.model)) proxy.model = this.model;
-    return proxy;
-  }
+  getProxy(): Proxy { return claimProxy(this.proxy ?? this.model.getProxy(), this.model); }
 
   // ---- the collection ----------------------------------------------------------------------
 
   /** True while a load is in flight. */
-  get loading(): boolean {
-    return this.#loads.running;
-  }
+  get loading(): boolean { return this.#loads.running; }
 
   /** The total the server reported at the last load (for paging), else the number of records. */
-  getTotalCount(): number {
-    return this.#totalCount ?? this.#records.list.all.length;
-  }
+  getTotalCount(): number { return this.#totalCount ?? this.#records.list.all.length; }
 
   /** The record with this id, among all records (also those a local filter hides). */
-  getById(id: unknown): M | undefined {
-    const key = keyOf(id);
-    return key === undefined ? undefined : this.#records.list.find(key);
-  }
+  getById(id: unknown): M | undefined { return this.#records.byId(id); }
 
   /** @internal */
   [SHOWN](): M[] { return this.#records.list.visible; }
@@ -189,32 +158,20 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   insert(index: number, records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
     if (this.#destroyed) throw gone(this.model, 'insert');
     if (!Number.isInteger(index) || index < 0) throw new TypeError(`Store.insert: the index must be a non-negative integer, got ${describeValue(index)}`);
-    const target = this.#records.list.visible[index];
-    const at = target === undefined ? this.#records.list.all.length : this.#records.list.all.indexOf(target);
-    return this.#insert(at, records, true);
+    return this.#insert(this.#records.indexAt(index), records, true);
   }
 
   /**
    * Remove records. Saved ones are kept for the next sync to destroy; a new one is just dropped,
    * unless its create is in flight or may have been applied (it is then destroyed once created).
    */
-  remove(records: M | readonly M[]): M[] {
-    return this.#take(records, true);
-  }
+  remove(records: M | readonly M[]): M[] { return this.#take(records, true); }
 
   #take(records: M | readonly M[], destroy: boolean): M[] {
-    const taken = this.#records.list.take(new Set<M>(Array.isArray(records) ? records : [records]));
-    if (taken.length === 0) return [];
-    for (const { record, at } of taken) {
-      if (destroy && toDestroy(record)) {
-        this.#records.changes.remove(record, at);
-      } else {
-        unjoin(record, this.#records.owner);
-      }
-    }
-    const removed = taken.map(({ record }) => record);
+    const { removed, indexes } = this.#records.take(Array.isArray(records) ? records : [records], destroy);
+    if (removed.length === 0) return removed;
     this.#refresh();
-    this.fire('remove', { store: this, records: removed, indexes: taken.map(({ shownAt }) => shownAt) });
+    this.fire('remove', { store: this, records: removed, indexes });
     this.fire('datachanged', { store: this });
     if (destroy) this.#queueAutoSync();
     return removed;
@@ -223,44 +180,22 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   /** @internal Unlist records without marking them for destroy (an association store's members follow their keys). */
   [UNLIST](records: readonly M[]): void { this.#take(records, false); }
 
-  removeAt(index: number, count = 1): M[] {
-    return this.remove(this.#records.list.visible.slice(index, index + count));
-  }
+  removeAt(index: number, count = 1): M[] { return this.remove(this.#records.list.visible.slice(index, index + count)); }
 
-  removeAll(): M[] {
-    return this.remove([...this.#records.list.all]);
-  }
+  removeAll(): M[] { return this.remove([...this.#records.list.all]); }
 
   // ---- changes -----------------------------------------------------------------------------
 
   /** New records (phantom): a sync creates them. */
-  getNewRecords(): M[] {
-    return this.#records.list.all.filter((record) => record.phantom && !record.erased);
-  }
-
+  getNewRecords(): M[] { return this.#records.list.all.filter((record) => record.phantom && !record.erased); }
   /** Saved records with unsaved edits: a sync updates them. */
-  getUpdatedRecords(): M[] {
-    return this.#records.changes.updated(this.#records.list.all);
-  }
-
+  getUpdatedRecords(): M[] { return this.#records.changes.updated(this.#records.list.all); }
   /** Removed saved records: a sync destroys them. */
-  getRemovedRecords(): M[] {
-    return [...this.#records.prune()];
-  }
-
+  getRemovedRecords(): M[] { return [...this.#records.prune()]; }
   /** Whether anything is waiting to be synced. */
-  hasChanges(): boolean {
-    const { list, changes, owner } = this.#records;
-    // The listed records that may be dirty are kept aside: no look at every record per snapshot.
-    return list.view.anyDirty((record) => belongsTo(record, owner)) || changes.offPage.some((record) => record.dirty) || this.#records.prune().some((record) => !record.erased);
-  }
-
+  hasChanges(): boolean { return this.#records.hasChanges(); }
   /** Take every edit as saved and forget pending removals (no request). New records stay new. */
-  commitChanges(): void {
-    for (const record of this.getUpdatedRecords()) record.commit();
-    for (const record of this.#records.changes.clear()) unjoin(record, this.#records.owner);
-    this.#changed();
-  }
+  commitChanges(): void { this.#records.commitAll(); }
 
   /**
    * Undo every unsynced change: new records go, edits are undone, removed records come back. A
@@ -283,9 +218,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
    * edits keeps them on top of the server's values (unless `discardChanges`). Writes that
    * completed after the load was sent are not undone by its answer.
    */
-  load(options: LoadOptions = {}): Promise<M[]> {
-    return this.#destroyed ? Promise.reject(gone(this.model, 'load')) : this.#fresh.load(options);
-  }
+  load(options: LoadOptions = {}): Promise<M[]> { return this.#destroyed ? Promise.reject(gone(this.model, 'load')) : this.#fresh.load(options); }
 
   /** Load again what the last load loaded, in the background: never discards, joins a read in flight. */
   refetch(): Promise<M[]> { return this.#destroyed ? Promise.reject(gone(this.model, 'refetch')) : this.#fresh.refetch(); }
@@ -315,18 +248,12 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
 
   /** Load again what the last load asked for (page, start, limit, params; given options win; never loaded: page 1). */
   reload(options: LoadOptions = {}): Promise<M[]> { return this.load({ ...this.#loads.last, ...options }); }
-
   /** Load page n (1-based). */
   loadPage(page: number, options: LoadOptions = {}): Promise<M[]> { return this.load({ ...options, page }); }
-
   nextPage(options: LoadOptions = {}): Promise<M[]> { return this.loadPage(this.currentPage + 1, options); }
-
   previousPage(options: LoadOptions = {}): Promise<M[]> { return this.loadPage(Math.max(1, this.currentPage - 1), options); }
-
   /** The number of pages at the last load's total. */
-  getPageCount(): number {
-    return this.pageSize === 0 ? 1 : Math.max(1, Math.ceil(this.getTotalCount() / this.pageSize));
-  }
+  getPageCount(): number { return this.pageSize === 0 ? 1 : Math.max(1, Math.ceil(this.getTotalCount() / this.pageSize)); }
 
   // ---- sorting, filtering, grouping --------------------------------------------------------
 
@@ -337,11 +264,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   sort(property: FieldName<M>, direction?: Direction): Promise<M[]>;
   sort(sorters: SorterOf<M>[]): Promise<M[]>;
   sort(propertyOrSorters: FieldName<M> | SorterOf<M>[], direction?: Direction): Promise<M[]> {
-    let sorters = propertyOrSorters;
-    if (typeof sorters === 'string') {
-      const first = this.sorters[0];
-      sorters = [{ property: sorters, direction: direction ?? (first?.property === sorters && first.direction !== 'DESC' ? 'DESC' : 'ASC') }];
-    }
+    const sorters = sortersOf(this.sorters, propertyOrSorters, direction);
     if (!this.remoteSort) checkFieldNames(this.model, 'sort', sorters);
     this.sorters = sorters;
     return this.#afterQueryChange(this.remoteSort);
@@ -352,10 +275,9 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   filter(property: string, value: unknown, operator: 'search'): Promise<M[]>;
   filter(filters: FilterOf<M>[]): Promise<M[]>;
   filter(propertyOrFilters: string | FilterOf<M>[], value?: unknown, operator?: Filter['operator']): Promise<M[]> {
-    const added: Filter[] = typeof propertyOrFilters === 'string' ? [{ property: propertyOrFilters, value, ...(operator !== undefined ? { operator } : {}) }] : propertyOrFilters;
+    const { filters, added } = filtersWith(this.filters, propertyOrFilters, value, operator);
     if (!this.remoteFilter) checkFieldNames(this.model, 'filter', added);
-    const replaced = new Set(added.map((filter) => filter.property));
-    this.filters = [...this.filters.filter((filter) => !replaced.has(filter.property)), ...added];
+    this.filters = filters;
     this.currentPage = 1;
     return this.#afterQueryChange(this.remoteFilter);
   }
@@ -379,10 +301,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   }
 
   /** The groups of the records (by `groupField`), in order. */
-  getGroups(): Group<M>[] {
-    const field = this.groupField;
-    return field === undefined ? [] : this.#records.list.view.groups(field);
-  }
+  getGroups(): Group<M>[] { return this.groupField === undefined ? [] : this.#records.list.view.groups(this.groupField); }
 
   #afterQueryChange(remote: boolean): Promise<M[]> {
     if (remote) {
@@ -396,10 +315,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
 
   /** Apply the local sorters, grouping and filters (`force`: made again though they did not change). */
   #refresh(force = false): void {
-    const sorters: Sorter[] = [];
-    if (!this.remoteGroup && this.groupField !== undefined) sorters.push({ property: this.groupField, direction: this.groupDir });
-    sorters.push(...(this.remoteSort ? this.sorters.filter((sorter) => sorter.sorterFn !== undefined) : this.sorters));
-    this.#records.list.arrange(sorters, this.remoteFilter ? this.filters.filter((filter) => filter.filterFn !== undefined) : this.filters, force);
+    this.#records.list.arrange(...localArrangement(this), force);
     this.#changed();
   }
 
@@ -412,17 +328,13 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
    * change made before it was called. On any failure rejects with a BatchError: what succeeded is
    * committed, what failed stays pending for the next sync. Syncs of one store run one after the other.
    */
-  sync(options: SyncOptions = {}): Promise<Batch> {
-    return this.#destroyed ? Promise.reject(gone(this.model, 'sync')) : this.#syncs.run(options);
-  }
+  sync(options: SyncOptions = {}): Promise<Batch> { return this.#destroyed ? Promise.reject(gone(this.model, 'sync')) : this.#syncs.run(options); }
 
   /** @internal A sync of others (a session's) writes the store's records: it shows syncing, then its outcome. */
   [SHARED](): SyncShare<M> { return this.#syncs.share(); }
 
   /** True while a sync is running. */
-  get isSyncing(): boolean {
-    return this.#syncs.running;
-  }
+  get isSyncing(): boolean { return this.#syncs.running; }
 
   #queueAutoSync(): void {
     if (!this.autoSync || this.#autoSyncQueued) return;
@@ -454,9 +366,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
 
   // ---- subscriptions -----------------------------------------------------------------------
 
-  #changed(): void {
-    this.#view.changed();
-  }
+  #changed(): void { this.#view.changed(); }
 
   /**
    * Hear of every visible change (records and their order, a record's values, total, loading,
@@ -464,14 +374,10 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
    * per change batch, in a later microtask (a load of 10,000 records notifies a few times, not per
    * record). Returns the function that unsubscribes. Svelte can use a store as a store (`$store`).
    */
-  subscribe(listener: Subscriber<StoreSnapshot<M>>): () => void {
-    return this.#fresh.watch(this.#view.add(listener));
-  }
+  subscribe(listener: Subscriber<StoreSnapshot<M>>): () => void { return this.#fresh.watch(this.#view.add(listener)); }
 
   /** What the store looks like now: the same object until something visible changes. */
-  getSnapshot(): StoreSnapshot<M> {
-    return this.#view.get();
-  }
+  getSnapshot(): StoreSnapshot<M> { return this.#view.get(); }
 
   static {
     // Setting an option property (pageSize, sorters, ...) tells subscribers when the snapshot shows it.

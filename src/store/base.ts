@@ -6,7 +6,7 @@ import type { DataOf, Model, ModelClass } from '../model/Model.js';
 import type { Direction } from '../operation/types.js';
 import { Observable } from '../util/events.js';
 import { checkFieldNames } from './fieldNames.js';
-import { collect, countOf, each, exactly, extreme, fieldTest, indexWhere, matcher, mustBeFunction, perGroup, total, type CollectOptions, type FindOptions, type GroupedOptions, type NumericFieldName, type ScopeOptions } from './find.js';
+import { aggregateOf, collect, each, exactly, fieldTest, indexWhere, matcher, mustBeFunction, perGroup, type AggregateKind, type CollectOptions, type FindOptions, type GroupedOptions, type NumericFieldName, type ScopeOptions } from './find.js';
 import type { FieldName } from './options.js';
 import { makeSummary, type Aggregator, type LiveSummary, type RemoteSummary, type SpecOf, type ValuesOf } from './summaryTypes.js';
 import type { RecordView } from './view.js';
@@ -20,9 +20,14 @@ export const REMOTE: unique symbol = Symbol('rest-proxy.remote');
 /** @internal The view that shows them (live summaries and chained stores follow it). */
 export const VIEW: unique symbol = Symbol('rest-proxy.view');
 
-/** Any object of figures is a RemoteSummary of any model: its every field is optional and unknown (TypeScript cannot see it through a generic mapped type). */
-function isFigures<M extends Model>(summary: Readonly<Record<string, unknown>>): summary is RemoteSummary<M> {
-  return typeof summary === 'object';
+/**
+ * The server's figures as the RemoteSummary of any model: every field of one is optional and
+ * unknown, so any object of figures is one, which TypeScript cannot see through the generic mapped
+ * type; the overload says it, and nothing is tested at run time (there is nothing to test).
+ */
+function figures<M extends Model>(summary: Readonly<Record<string, unknown>> | undefined): RemoteSummary<M> | undefined;
+function figures(summary: Readonly<Record<string, unknown>> | undefined): RemoteSummary | undefined {
+  return summary;
 }
 
 type One = GroupedOptions & { grouped?: false };
@@ -58,8 +63,7 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
    * Never computed here nor changed by edits: `sum()` and the others cover the records held.
    */
   getRemoteSummary(): RemoteSummary<M> | undefined {
-    const summary = this[REMOTE];
-    return summary && isFigures<M>(summary) ? summary : undefined;
+    return figures<M>(this[REMOTE]);
   }
 
   /** The number of records shown (local filters applied). */
@@ -111,9 +115,20 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
     return field;
   }
 
+  /** A test of records on `field` (checked: `where` names the method in the error) against `value` (find's rules). */
+  #match(where: string, field: string, value: unknown, options: FindOptions): (record: M) => boolean {
+    return fieldTest(this.#field(where, field), matcher(value, options));
+  }
+
+  /** One aggregate of a field over the records seen, or (`grouped`) over each group's. */
+  #aggregate(kind: AggregateKind, field: string, options: GroupedOptions | undefined): unknown {
+    this.#field(kind, field);
+    return this.#per(options, (records) => aggregateOf(kind, records, field));
+  }
+
   /** The index of the first record whose field matches (a string as Ext: begins with it; see FindOptions), else -1. */
   find(field: FieldName<M>, value: unknown, options: FindOptions = {}): number {
-    return indexWhere(this.#seen(options), fieldTest(this.#field('find', field), matcher(value, options)), options.start);
+    return indexWhere(this.#seen(options), this.#match('find', field, value, options), options.start);
   }
 
   /** The index of the first record whose field is `value` (SameValueZero, Dates by time), else -1. */
@@ -123,31 +138,28 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
 
   /** The index of the first record for which `fn(record, index)` is truthy, else -1. */
   findBy(fn: (record: M, index: number) => unknown, start?: number): number {
-    mustBeFunction('findBy', fn);
-    return indexWhere(this[SHOWN](), fn, start);
+    return indexWhere(this[SHOWN](), mustBeFunction('findBy', fn), start);
   }
 
   /** The first record that `find` finds, else undefined. */
   findRecord(field: FieldName<M>, value: unknown, options: FindOptions = {}): M | undefined {
     const records = this.#seen(options);
-    return records[indexWhere(records, fieldTest(this.#field('findRecord', field), matcher(value, options)), options.start)];
+    return records[indexWhere(records, this.#match('findRecord', field, value, options), options.start)];
   }
 
   /** Every record whose field matches (as `find`), in a new array. */
   query(field: FieldName<M>, value: unknown, options: FindOptions = {}): M[] {
-    return this.#seen(options).filter(fieldTest(this.#field('query', field), matcher(value, options)));
+    return this.#seen(options).filter(this.#match('query', field, value, options));
   }
 
   /** Every record for which `fn(record, index)` is truthy, in a new array. */
   queryBy(fn: (record: M, index: number) => unknown, options?: ScopeOptions): M[] {
-    mustBeFunction('queryBy', fn);
-    return this.#seen(options).filter(fn);
+    return this.#seen(options).filter(mustBeFunction('queryBy', fn));
   }
 
   /** `fn(record, index)` for each record (over a copy), in order; returning false stops. */
   each(fn: (record: M, index: number) => unknown, options?: ScopeOptions): void {
-    mustBeFunction('each', fn);
-    each(this.#seen(options), fn);
+    each(this.#seen(options), mustBeFunction('each', fn));
   }
 
   /** The distinct values of a field, in order of first appearance (null and undefined only with `allowNull`). */
@@ -184,37 +196,35 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
   count(field: FieldName<M>, options?: One): number;
   count(field: FieldName<M>, options: Each): Map<unknown, number>;
   count(fieldOrOptions?: FieldName<M> | GroupedOptions, maybe?: GroupedOptions): unknown {
-    const field = typeof fieldOrOptions === 'string' ? this.#field('count', fieldOrOptions) : undefined;
-    const options = typeof fieldOrOptions === 'string' ? maybe : fieldOrOptions;
-    return this.#per(options, (records) => countOf(records, field));
+    return typeof fieldOrOptions === 'string' ? this.#aggregate('count', fieldOrOptions, maybe) : this.#per(fieldOrOptions, (records) => records.length);
   }
 
   /** The sum of a numeric field's values (no value: 0; a value not a number: TypeError). */
   sum(field: NumericFieldName<M>, options?: One): number;
   sum(field: NumericFieldName<M>, options: Each): Map<unknown, number>;
   sum(field: NumericFieldName<M>, options?: GroupedOptions): unknown {
-    return this.#per(options, (records) => total(records, this.#field('sum', field), false));
+    return this.#aggregate('sum', field, options);
   }
 
   /** The mean of a numeric field's values (no value: null). */
   average(field: NumericFieldName<M>, options?: One): number | null;
   average(field: NumericFieldName<M>, options: Each): Map<unknown, number | null>;
   average(field: NumericFieldName<M>, options?: GroupedOptions): unknown {
-    return this.#per(options, (records) => total(records, this.#field('average', field), true));
+    return this.#aggregate('average', field, options);
   }
 
   /** The least value of a field (numbers by value, strings by code point, Dates by time; no value: null). */
   min<F extends FieldName<M>>(field: F, options?: One): NonNullable<DataOf<M>[F]> | null;
   min<F extends FieldName<M>>(field: F, options: Each): Map<unknown, NonNullable<DataOf<M>[F]> | null>;
   min(field: FieldName<M>, options?: GroupedOptions): unknown {
-    return this.#per(options, (records) => extreme(records, this.#field('min', field), false));
+    return this.#aggregate('min', field, options);
   }
 
   /** The greatest value of a field (as `min`). */
   max<F extends FieldName<M>>(field: F, options?: One): NonNullable<DataOf<M>[F]> | null;
   max<F extends FieldName<M>>(field: F, options: Each): Map<unknown, NonNullable<DataOf<M>[F]> | null>;
   max(field: FieldName<M>, options?: GroupedOptions): unknown {
-    return this.#per(options, (records) => extreme(records, this.#field('max', field), true));
+    return this.#aggregate('max', field, options);
   }
 
   /**

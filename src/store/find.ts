@@ -50,8 +50,10 @@ const keyOf = (value: unknown): unknown => (value instanceof Date ? value.getTim
 /** No value: null, undefined, NaN (an invalid Date too). */
 export const isNone = (value: unknown): boolean => value == null || Number.isNaN(keyOf(value));
 
-export function mustBeFunction(where: string, fn: unknown): void {
+/** `fn`, a function (else a TypeError naming the method). */
+export function mustBeFunction<F>(where: string, fn: F): F {
   if (typeof fn !== 'function') throw new TypeError(`${where}: expected a function, got ${describeValue(fn)}`);
+  return fn;
 }
 
 /** The test of a value by SameValueZero (Dates by time). */
@@ -78,11 +80,7 @@ export function matcher(value: unknown, options: FindOptions = {}): (other: unkn
 
 /** The first index from `start` whose record `test` passes, else -1. */
 export function indexWhere<M>(records: readonly M[], test: (record: M, index: number) => unknown, start = 0): number {
-  for (let i = Math.max(0, start); i < records.length; i++) {
-    const record = records[i];
-    if (record !== undefined && test(record, i)) return i;
-  }
-  return -1;
+  return records.findIndex((record, i) => i >= start && test(record, i));
 }
 
 /** A field's test over records. */
@@ -109,8 +107,7 @@ export function collect<M extends Model<object>>(records: readonly M[], field: s
 
 /** Each record over a copy, in order; `false` stops. */
 export function each<M>(records: readonly M[], fn: (record: M, index: number) => unknown): void {
-  let index = 0;
-  for (const record of [...records]) if (fn(record, index++) === false) return;
+  [...records].every((record, index) => fn(record, index) !== false);
 }
 
 /** Records grouped by a field's value (Dates by time), in the order each value first comes. */
@@ -164,40 +161,28 @@ export function comparable(what: string, field: string, value: unknown, kind: st
 /** Whether `a` comes before `b` (numbers by value, strings by code unit, Dates by time). */
 export const before = (a: Comparable, b: Comparable): boolean => compareKeys(keyOf(a), keyOf(b)) < 0;
 
-/** sum, or (average) the mean, of a field's values; no value: sum 0, average null. */
-export function total<M extends Model<object>>(records: readonly M[], field: string, average: boolean): number | null {
+export type AggregateKind = 'count' | 'sum' | 'average' | 'min' | 'max';
+
+/**
+ * One aggregate of a field's values over the records, in one scan: `count` of those with a value,
+ * `sum`, `average` (no value: null), `min` or `max` (no value: null). No value (null, undefined,
+ * NaN) is skipped; a value of the wrong kind is a TypeError naming the field.
+ */
+export function aggregateOf<M extends Model<object>>(kind: AggregateKind, records: readonly M[], field: string): number | Comparable | null {
   const read = reader<M>(field);
-  const what = average ? 'average' : 'sum';
+  const adds = kind === 'sum' || kind === 'average';
   let sum = 0;
   let n = 0;
-  for (const record of records) {
-    const value = read(record);
-    if (value == null || value !== value) continue;
-    sum += typeof value === 'number' ? value : numberOf(what, field, value);
-    n++;
-  }
-  return average ? (n === 0 ? null : sum / n) : sum;
-}
-
-/** How many records have a value of the field (all of them without a field). */
-export function countOf<M extends Model<object>>(records: readonly M[], field: string | undefined): number {
-  if (field === undefined) return records.length;
-  const read = reader<M>(field);
-  let n = 0;
-  for (const record of records) if (!isNone(read(record))) n++;
-  return n;
-}
-
-/** The least (or, `max`, the greatest) value of a field; null for none. */
-export function extreme<M extends Model<object>>(records: readonly M[], field: string, max: boolean): Comparable | null {
-  const read = reader<M>(field);
-  const what = max ? 'max' : 'min';
   let best: Comparable | null = null;
   for (const record of records) {
-    const raw = read(record);
-    if (isNone(raw)) continue;
-    const value = comparable(what, field, raw, best === null ? undefined : kindName(best));
-    if (best === null || (max ? before(best, value) : before(value, best))) best = value;
+    const value = read(record);
+    if (isNone(value)) continue;
+    n++;
+    if (adds) sum += typeof value === 'number' ? value : numberOf(kind, field, value);
+    else if (kind !== 'count') {
+      const next = comparable(kind, field, value, best === null ? undefined : kindName(best));
+      if (best === null || (kind === 'max' ? before(best, next) : before(next, best))) best = next;
+    }
   }
-  return best;
+  return kind === 'count' ? n : kind === 'sum' ? sum : kind === 'average' ? (n === 0 ? null : sum / n) : best;
 }

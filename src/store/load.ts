@@ -5,10 +5,11 @@
  */
 import { ProxyError } from '../errors/ProxyError.js';
 import { LOAD } from '../errors/messages.js';
-import type { Model } from '../model/Model.js';
+import { isModelClass, type Model, type ModelClass } from '../model/Model.js';
 import { Operation } from '../operation/Operation.js';
 import type { Direction, Filter, Sorter, SummaryRequest } from '../operation/types.js';
 import type { Proxy } from '../proxy/Proxy.js';
+import { dev } from '../util/dev.js';
 import { describeValue } from '../util/options.js';
 import { summaryRequests, type LoadOptions } from './options.js';
 import { sinceLoad, type SinceLoad } from './pending.js';
@@ -53,6 +54,21 @@ interface Query {
 }
 
 /** The read operation of a store's load: paging, the remote sorters, filters and grouper (those with a function run after the load: they cannot be sent). */
+/** `proxy`, given the store's model when it has none (a proxy serves one model). */
+export function claimProxy(proxy: Proxy, model: unknown): Proxy {
+  if (proxy.model === undefined && isModelClass(model)) proxy.model = model;
+  return proxy;
+}
+
+/** The options `autoLoad` loads with (off: undefined); a TypeError when neither the store nor its model has a proxy. */
+export function autoLoadOptions(store: { autoLoad: boolean | LoadOptions; proxy: Proxy | undefined; model: ModelClass<Model<object>> }): LoadOptions | undefined {
+  if (store.autoLoad === false) return undefined;
+  if (store.proxy === undefined && store.model.proxy === undefined) {
+    throw new TypeError(`Store: autoLoad needs a proxy, and neither the store nor its model (${store.model.getEntityName()}) has one${dev('; give the store a proxy, or the model a static proxy')}`);
+  }
+  return store.autoLoad === true ? {} : store.autoLoad;
+}
+
 export function readOperation(store: Query, options: LoadOptions, signal: AbortSignal, validator: Operation['validator']): Operation {
   const operation = new Operation({
     action: 'read',

@@ -3,7 +3,7 @@
  * records tells of a change (an edit, a write's answer, a destroy) or a load's answer arrives.
  */
 import { ProxyError } from '../errors/ProxyError.js';
-import { ADOPT, HOLD } from '../model/extensions.js';
+import { ADOPT, extensions, HOLD } from '../model/extensions.js';
 import { belongsTo, join, recordOwner, RELIST, unjoin, type RecordOwner } from '../model/internal.js';
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
 import { adoptCopy, takeServerRecord } from '../model/persistence.js';
@@ -32,8 +32,8 @@ export interface RecordsHost<M extends Model> {
   refresh(): void;
   /** An edit happened: sync soon when autoSync is on. */
   edited(): void;
-  /** Something visible changed (for subscriptions); `record`: one of the store's records changed. */
-  changed(record?: M): void;
+  /** Something visible changed (for subscriptions). */
+  changed(): void;
 }
 
 /** @internal Store[UNLIST]: take records out of the list without marking them for destroy. */
@@ -69,7 +69,11 @@ export class StoreRecords<M extends Model> {
         host.emit('update', { store: host.store, record: own, operation: 'reject', modifiedFieldNames: [] });
       },
       afterErase: (record) => this.#afterErase(record),
-      afterChange: (record) => host.changed(this.#own(record)),
+      afterChange: (record) => {
+        const own = this.#own(record);
+        if (own !== undefined && this.listed(own)) this.list.view.touched(own);
+        host.changed();
+      },
       [RELIST]: (record) => {
         const own = this.#own(record);
         if (own !== undefined && this.changes.removed.includes(own)) host.store.insert(this.changes.removedAt(own) ?? 0, own);
@@ -160,6 +164,42 @@ export class StoreRecords<M extends Model> {
     return !(removed.length > 0 && removed.includes(record)) && !(offPage.length > 0 && offPage.includes(record));
   }
 
+  /** The record with this id, among all records (also those a local filter hides). */
+  byId(id: unknown): M | undefined {
+    const key = keyOf(id);
+    return key === undefined ? undefined : this.list.find(key);
+  }
+
+  /** Where in the list a record inserted before the one shown at `index` goes (past the last shown: the end). */
+  indexAt(index: number): number {
+    const target = this.list.visible[index];
+    return target === undefined ? this.list.all.length : this.list.all.indexOf(target);
+  }
+
+  /** Unlist records: saved ones (`destroy`) kept for the next sync to destroy, the others let go. What was removed, and where each was shown. */
+  take(records: readonly M[], destroy: boolean): { removed: M[]; indexes: number[] } {
+    const taken = this.list.take(new Set(records));
+    for (const { record, at } of taken) {
+      if (destroy && toDestroy(record)) this.changes.remove(record, at);
+      else unjoin(record, this.owner);
+    }
+    return { removed: taken.map(({ record }) => record), indexes: taken.map(({ shownAt }) => shownAt) };
+  }
+
+  /** Whether anything waits to be synced (Store.hasChanges). */
+  hasChanges(): boolean {
+    const { list, changes, owner } = this;
+    // The listed records that may be dirty are kept aside: no look at every record per snapshot.
+    return list.view.anyDirty((record) => belongsTo(record, owner)) || changes.offPage.some((record) => record.dirty) || this.prune().some((record) => !record.erased);
+  }
+
+  /** Take every edit as saved and forget pending removals (Store.commitChanges). */
+  commitAll(): void {
+    for (const record of this.changes.updated(this.list.all)) record.commit();
+    for (const record of this.changes.clear()) unjoin(record, this.owner);
+    this.host.changed();
+  }
+
   /** Undo every unsynced change (Store.rejectChanges); `news`: the new records listed. */
   rejectAll(news: readonly M[]): void {
     const { list, changes } = this;
@@ -248,7 +288,10 @@ export class StoreRecords<M extends Model> {
   /** What a sync sends for (see PendingChanges.pending). */
   pending(): M[] {
     this.prune();
-    return this.changes.pending(this.list.all);
+    const pending = this.changes.pending(this.list.all);
+    // Nested write (rest-proxy/associations): a clean record whose children changed sends them.
+    const owners = extensions.nestedWrite?.owners(this.list.all);
+    return owners === undefined || owners.length === 0 ? pending : [...pending, ...owners];
   }
 
   /** Records of the store's model from what the proxy read. */

@@ -6,7 +6,7 @@
 import { BatchError } from '../errors/BatchError.js';
 import { extensions } from '../model/extensions.js';
 import type { Model } from '../model/Model.js';
-import { claimWrites, editedSinceApplied, unwatchSends } from '../model/writes.js';
+import { claimWrites, editedSinceApplied, ignore, unwatchSends } from '../model/writes.js';
 import { holdInvalid } from '../model/validate.js';
 import { mayExist } from '../model/writeState.js';
 import { Batch } from '../operation/Batch.js';
@@ -38,16 +38,16 @@ export function planSync<M extends Model<object>>(records: readonly M[], removed
   const update: M[] = [];
   const destroy: M[] = [];
   // With rest-proxy/associations: records that travel in their parent's body are not sent here.
-  const carried = extensions.nestedWrite?.carried;
+  const nested = extensions.nestedWrite;
   for (const record of records) {
-    if (record.erased || carried?.(record) === true) continue;
+    if (record.erased || nested?.carried(record) === true) continue;
     const state = record[WRITE_STATE];
     if (removed.has(record)) {
       // Removed while its create may have been applied: created (confirmed) first, then destroyed.
       if (mayExist(state)) create.push(record);
       if (!record.phantom || mayExist(state)) destroy.push(record);
     } else if (record.phantom) create.push(record);
-    else if (record.dirty) update.push(record);
+    else if (record.dirty || nested?.carries(record) === true) update.push(record); // a clean one: its children changed (nested write)
   }
   return { create, update, destroy };
 }
@@ -62,9 +62,11 @@ export interface SyncShare<M extends Model<object> = Model<object>> {
   end(batch: Batch, error: BatchError | undefined): void;
 }
 
-function ignore(): void {
-  // a sync's failure is reported by its own promise
+/** The server's total after a write: more by what was created, fewer by what was destroyed (until the next load says). */
+export function totalAfter(total: number | undefined, operation: Operation): number | undefined {
+  return total === undefined || operation.action === 'update' ? total : Math.max(0, total + (operation.action === 'create' ? 1 : -1) * operation.records.length);
 }
+
 
 export class Syncs<M extends Model<object>> {
   #chain: Promise<unknown> = Promise.resolve();

@@ -109,6 +109,11 @@ export class RecordView<M extends Model<object>> {
     this.followers?.reset(false);
   }
 
+  /** Whether some records may be hidden (filters, or a chained store's source's). */
+  get filtering(): boolean {
+    return this.#test !== undefined;
+  }
+
   /** Whether the filters pass a record (it is shown if listed). */
   passes(record: M): boolean {
     return this.#test?.(record) ?? true;

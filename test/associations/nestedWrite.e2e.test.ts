@@ -97,6 +97,36 @@ describe('nested write with Rails accepts_nested_attributes_for', () => {
     expect((server.db.posts ?? []).map((row) => [row.id, row.title])).toEqual([[1, 'one!'], [3, 'three'], [4, 'four']]);
   });
 
+  it("a clean user whose posts changed goes with its own store's sync(): one PUT carries them (API.md 9.3)", async () => {
+    const session = new Session();
+    const users = new Store({ model: Author, session, pageSize: 0 });
+    await users.load();
+    const ann = users.getById(1);
+    if (ann === undefined) throw new Error('user 1 missing');
+    const list = ann.posts();
+    await list.load();
+    const [one, two] = [list.getById(1), list.getById(2)];
+    if (one === undefined || two === undefined) throw new Error('posts missing');
+    one.set('title', 'one!');
+    const [fresh] = list.add({ title: 'four' });
+    list.remove(two);
+    expect(ann.dirty).toBe(false);
+    const heard: number[] = [];
+    users.on('beforesync', ({ update }) => void heard.push(update.length));
+    server.reset();
+    await users.sync();
+    expect(writes()).toEqual([{
+      method: 'PUT', path: '/users/1',
+      json: { user: { id: 1, name: 'Ann', posts_attributes: [{ id: 1, title: 'one!' }, { title: 'four' }, { id: 2, _destroy: true }] } },
+    }]);
+    expect(heard).toEqual([1]);
+    expect([one.dirty, fresh?.phantom, fresh?.getId(), two.erased, ann.dirty]).toEqual([false, false, 4, true, false]);
+    expect((server.db.posts ?? []).map((row) => [row.id, row.title])).toEqual([[1, 'one!'], [3, 'three'], [4, 'four']]);
+    // Nothing is left to send, by either store.
+    await Promise.all([users.sync(), list.sync()]);
+    expect(writes()).toHaveLength(1);
+  });
+
   it('a blank child is a 422: nothing commits, the child gets the error, everything stays pending', async () => {
     const session = new Session();
     const ann = await loaded(session);

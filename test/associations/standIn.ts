@@ -9,6 +9,7 @@
 import '../../src/associations.js';
 import { extensions } from '../../src/model/extensions.js';
 import { join, recordOwner, type RecordOwner } from '../../src/model/internal.js';
+import { recordInfo } from '../../src/model/modelInfo.js';
 import type { Model } from '../../src/index.js';
 
 type Rec = Model<object>;
@@ -44,6 +45,7 @@ export function refer(child: Rec, key: string, parent: Rec): void {
   }
   const list = references.get(child) ?? [];
   list.push({ key, parent });
+  recordInfo(child).keys.add(key); // readField asks keyWaits of this field from now on
   references.set(child, list);
   if (watchers.has(parent)) return;
   const owner = recordOwner({

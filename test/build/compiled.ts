@@ -2,7 +2,11 @@
  * The package's sources compiled by tsc with tsconfig.build.json (the JavaScript, declarations and
  * maps of `npm run build`, before tools/production.mjs), once per test run for the test files that
  * need it (package.test.ts, production.test.ts), not once per file. The project's own dist/ is
- * neither read nor touched: other test files and builds may be reading it.
+ * not touched: other test files and builds may be reading it.
+ *
+ * Under `npm test`, whose build has just compiled dist/ with the same command (REST_PROXY_BUILT=1,
+ * set by tools/test.mjs), the compile is that one: dist/ without dist/prod is copied, not made
+ * again by a second tsc.
  *
  * The run's directory comes from compiled.setup.ts (globalSetup of vitest.config.ts): the first
  * file to ask compiles into it (a copy of src/ and the tsconfigs, so that the maps point at
@@ -43,7 +47,14 @@ async function compileInto(dir: string): Promise<void> {
   // package.json: its "type": "module" makes src/ ES modules to tsc.
   for (const name of ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) await cp(join(ROOT, name), join(dir, name), { recursive: true });
   await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  await tsc(dir);
+  if (process.env.REST_PROXY_BUILT === '1') {
+    // `npm test` (tools/test.mjs) built dist/ from these sources just before this run, with this
+    // very command: its tsc output (not dist/prod, which tools/production.mjs makes) is this compile.
+    const built = join(ROOT, 'dist');
+    await cp(built, join(dir, 'dist'), { recursive: true, filter: (source) => source !== join(built, 'prod') });
+  } else {
+    await tsc(dir);
+  }
   await writeFile(join(dir, 'done'), '');
 }
 

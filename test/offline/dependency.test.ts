@@ -5,7 +5,7 @@
  * parent retried, both go, the child with the parent's id.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BatchError, Model, RestProxy, Store } from '../../src/index.js';
+import { BatchError, Model, presence, RestProxy, Store } from '../../src/index.js';
 import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
 import { MemoryStorage, Outbox } from '../../src/offline.js';
 import { startTestServer, type TestServer } from '../server/index.js';
@@ -13,9 +13,9 @@ import { closeAll, opened, proxyErrorOf, rejectionOf, requestLines } from './hel
 
 // Not shared in a module: an exported function returning these classes cannot be named in declaration emit (tsconfig's declaration: true).
 /** Author and Book (hasMany/belongsTo over `authorId`) on `<server>/authors` and `/books`, those named in `attach` attached to a new outbox, opened. */
-async function authorsAndBooks(server: TestServer, attach: readonly ('Author' | 'Book')[], name = 'deps') {
+async function authorsAndBooks(server: TestServer, attach: readonly ('Author' | 'Book')[], name = 'deps', nameRequired = false) {
   const proxy = (path: string) => new RestProxy({ url: `${server.url}/${path}`, idempotencyKey: true, timeout: 2_000 });
-  class Author extends Model.define({ entityName: 'Author', fields: { id: 'int', name: 'string' } }) {
+  class Author extends Model.define({ entityName: 'Author', fields: { id: 'int', name: 'string' }, validators: nameRequired ? { name: presence() } : {} }) {
     static override proxy = proxy('authors');
     static associations = { books: hasMany(() => Book, { foreignKey: 'authorId', inverse: 'author' }) };
     declare books: Accessor<typeof Author.associations.books>;
@@ -124,5 +124,55 @@ describe('a child of a phantom parent, through the outbox', () => {
     expect(lines.indexOf('POST /books')).toBeGreaterThan(lines.lastIndexOf('POST /authors'));
     expect([ann!.dirty, book!.dirty, authors.getById(1)!.dirty, bo.dirty]).toEqual([false, false, false, false]);
     expect(outbox.getSnapshot()).toMatchObject({ pending: 0, sending: 0, failed: 0 });
+  });
+});
+
+// A new parent whose save fails validation (on the client: no entry, no request) and its new
+// child saved after it: the child's save must not stay pending with no word. As for a parent's
+// end (API.md 9.3, 10): it rejects with kind 'dependency', `queued: true`, its entry kept and
+// never sent without the key; once the parent is fixed and saved, both go.
+/** Whether `promise` has settled once everything queued before has run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(() => (done = true), () => (done = true));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return done;
+}
+
+describe('a new parent that fails validation, and its new child', () => {
+  it("save(): the parent rejects 'validation', the child rejects 'dependency' (queued, not sent); the parent fixed, both go", async () => {
+    const { Author, Book, outbox } = await authorsAndBooks(server, ['Author', 'Book'], 'invalid-parent', true);
+    const ann = new Author({ name: '' });
+    const book = new Book({ title: 'one' });
+    book.setAuthor(ann);
+    expect((await proxyErrorOf(ann.save())).kind).toBe('validation');
+    const saving = book.save();
+    await outbox.flush();
+    expect(await settled(saving)).toBe(true);
+    expect(await proxyErrorOf(saving)).toMatchObject({ kind: 'dependency', queued: true });
+    expect(outbox.statusOf(book)).toBe('queued');
+    expect(requestLines(server)).toEqual([]);
+
+    ann.set('name', 'Ann');
+    await ann.save();
+    await outbox.flush();
+    expect(server.db['books']).toEqual([expect.objectContaining({ title: 'one', authorId: ann.getId() })]);
+    expect(outbox.getSnapshot()).toMatchObject({ pending: 0, sending: 0, failed: 0 });
+  });
+
+  it("session.sync(): the BatchError holds the parent's 'validation' and the child's 'dependency'; nothing is sent", async () => {
+    const { Author, Book, outbox } = await authorsAndBooks(server, ['Author', 'Book'], 'invalid-parent', true);
+    const session = new Session();
+    const authors = new Store({ model: Author, session, pageSize: 0 });
+    const books = new Store({ model: Book, session, pageSize: 0 });
+    const [ann] = authors.add({ name: '' });
+    books.add({ title: 'one' })[0]!.setAuthor(ann!);
+    const syncing = session.sync();
+    await outbox.flush();
+    expect(await settled(syncing)).toBe(true);
+    const error = await rejectionOf(syncing);
+    expect(error).toBeInstanceOf(BatchError);
+    expect(error instanceof BatchError ? error.errors.map((each) => each.kind).sort() : []).toEqual(['dependency', 'validation']);
+    expect(requestLines(server)).toEqual([]);
   });
 });

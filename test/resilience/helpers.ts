@@ -17,9 +17,13 @@ export interface ItemData {
 /** Retries that are quick enough for tests. */
 export const FAST_RETRY: { limit: number; delay: number; backoffLimit: number } = { limit: 3, delay: 5, backoffLimit: 50 };
 
-/** A proxy on `<server>/items` with fast retries; `overrides` win. */
+/**
+ * A proxy on `<server>/items` with fast retries; `overrides` win. Its timeout is long enough never
+ * to fire by itself on a loaded machine (other test files side by side; it was 2 s, and a GET that
+ * took longer was retried once more than a test counted): a test about timeouts sets its own.
+ */
 export function itemProxy(server: TestServer, overrides: RestProxyConfig = {}): RestProxy {
-  return new RestProxy({ url: `${server.url}/items`, retry: { ...FAST_RETRY }, timeout: 2_000, ...overrides });
+  return new RestProxy({ url: `${server.url}/items`, retry: { ...FAST_RETRY }, timeout: 15_000, ...overrides });
 }
 
 /** A fresh Item model class whose static proxy is `proxy`. */

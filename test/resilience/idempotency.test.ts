@@ -120,10 +120,12 @@ describe('retries of one create', () => {
   });
 
   it('a POST that times out while the server stalls is retried with the same key', async () => {
-    const proxy = itemProxy(server, { idempotencyKey: true, timeout: 150 });
+    // The try's timeout far above a loaded machine's answer time, the stall far above the timeout:
+    // only the stalled try times out (150 ms let the retry time out too when the machine was busy).
+    const proxy = itemProxy(server, { idempotencyKey: true, timeout: 1_500 });
     const Item = defineItem(proxy);
     const item = new Item({ uid: 'i', name: 'I', rev: 0 });
-    server.inject({ type: 'stall', ms: 1_000, match: { method: 'POST' } });
+    server.inject({ type: 'stall', ms: 10_000, match: { method: 'POST' } });
 
     await item.save();
 

@@ -7,29 +7,16 @@
  * must hold each author and each book once, each book under its own author: 0 lost, 0 created
  * twice, 0 keyless children. Bounded: a few rounds per seed, at most 60 flushes at the end.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Model, RestProxy, Store } from '../../src/index.js';
-import { belongsTo, hasMany, Session, type Accessor } from '../../src/associations.js';
-import { Outbox, type OutboxStorage } from '../../src/offline.js';
-import { startTestServer, type TestServer } from '../server/index.js';
+import { describe, expect, it } from 'vitest';
+import type { OutboxStorage } from '../../src/offline.js';
+import { graphPages } from '../offline/helpers/graph.js';
 import { ReopenableStorage } from '../offline/helpers.js';
 
 const SEED = Number(process.env['SOAK_SEED'] ?? 42);
 const SEEDS = 12;
 const ROUNDS = 4;
 
-let server: TestServer;
-const open: Outbox[] = [];
-
-beforeEach(async () => {
-  server = await startTestServer({ resources: { authors: [], books: [] } });
-});
-
-afterEach(async () => {
-  for (const outbox of open.splice(0)) await outbox.close();
-  await server.close();
-});
-
+const pages = graphPages();
 /** A seeded random number generator (mulberry32). */
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -45,27 +32,11 @@ function random(seed: number): () => number {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One page: fresh classes (a reload makes them again), attached to an outbox over `storage`, opened. */
-async function page(storage: OutboxStorage, nested: boolean) {
-  const proxy = (path: string) => new RestProxy({ url: `${server.url}/${path}`, idempotencyKey: true, timeout: 1_000 });
-  class Author extends Model.define({ entityName: 'Author', fields: { id: 'int', name: 'string' } }) {
-    static override proxy = proxy('authors');
-    static associations = { books: hasMany(() => Book, { foreignKey: 'authorId', inverse: 'author' }) };
-    declare books: Accessor<typeof Author.associations.books>;
-  }
-  class Book extends Model.define({ entityName: 'Book', fields: { id: 'int', title: 'string', authorId: 'int' } }) {
-    static override proxy = proxy(nested ? 'authors/{authorId}/books' : 'books');
-    static associations = { author: belongsTo(() => Author, { foreignKey: 'authorId', inverse: 'books' }) };
-    declare setAuthor: Accessor<typeof Book.associations.author, 'set'>;
-  }
-  const outbox = new Outbox({ name: 'soak', storage, models: [Author, Book] });
-  open.push(outbox);
-  await outbox.open();
-  const session = new Session();
-  return { outbox, session, authors: new Store({ model: Author, session, pageSize: 0 }), books: new Store({ model: Book, session, pageSize: 0 }) };
-}
+const page = (storage: OutboxStorage, nested: boolean) => pages.page(storage, { nested, name: 'soak' });
 
 describe('outbox soak: parents with children across reloads', () => {
   it.each(Array.from({ length: SEEDS }, (_, i) => ({ seed: SEED + i, nested: i % 2 === 1 })))('seed $seed (nested url: $nested)', async ({ seed, nested }) => {
+    const server = pages.server();
     const rand = random(seed);
     const storage = new ReopenableStorage();
     /** Each book's title -> its author's name. */
@@ -77,20 +48,15 @@ describe('outbox soak: parents with children across reloads', () => {
       for (let a = 0; a < 3; a++) {
         const name = `a${seed}-${round}-${a}`;
         authorNames.push(name);
-        const [author] = current.authors.add({ name });
-        for (let b = 0; b < 2; b++) {
-          const title = `${name}-b${b}`;
-          const [book] = current.books.add({ title });
-          book!.setAuthor(author!);
-          intended.set(title, name);
-        }
+        const titles = [`${name}-b0`, `${name}-b1`];
+        current.author(name, titles);
+        for (const title of titles) intended.set(title, name);
       }
       void current.session.sync().catch(() => undefined);
       if (rand() < 0.5) await current.outbox.flush();
       await sleep(Math.floor(rand() * 40));
       // The reload: the page goes (at any moment), its entries stay stored.
-      await current.outbox.close();
-      open.splice(open.indexOf(current.outbox), 1);
+      await pages.gone(current);
     }
     server.chaos(null);
     const last = await page(storage, nested);

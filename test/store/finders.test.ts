@@ -123,6 +123,14 @@ describe('finders', () => {
     // @ts-expect-error not a function
     expect(() => store.aggregate(null)).toThrow(/aggregate/);
   });
+
+  it('a misspelt field is a TypeError also when grouped and there is no group (nothing to compute)', () => {
+    const store = orders();
+    // @ts-expect-error misspelt field
+    expect(() => store.sum('amout', { grouped: true })).toThrow(/amout/);
+    // @ts-expect-error misspelt field
+    expect(() => store.max('nmae', { grouped: true })).toThrow(/nmae/);
+  });
 });
 
 describe('aggregates', () => {
