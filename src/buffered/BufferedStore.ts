@@ -197,7 +197,7 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
     return this.#rows(start, end, true);
   }
 
-  /** The pages of `getRange(start, end)`, read; resolves with the records of the range once all are loaded. */
+  /** The pages of `getRange(start, end)`, read; resolves with the records of the range once all are loaded (a reload's kept pages replaced). */
   loadRange(start: number, end: number): Promise<M[]> {
     try {
       this.#live('loadRange');
@@ -206,7 +206,10 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
       return Promise.reject(error);
     }
     const pages = new Set<number>();
-    for (const row of this.#rows(start, end, true)) if (isPlaceholder(row)) pages.add(Math.floor(this.#offsets.serverIndex(row.index) / this.pageSize) + 1);
+    rowsOf(this.#pages, this.#offsets, this.pageSize, start, this.#clip(end), (number, page) => {
+      this.#ask(number, page);
+      if (page === undefined || page.stale) pages.add(number);
+    });
     return this.#reads.wait(pages, () => this.#rows(start, end, false).filter((row): row is M => !isPlaceholder(row)));
   }
 

@@ -174,10 +174,8 @@ export class BufferedReads<M extends Model> {
     host.pages.set(page, rows);
     const start = (page - 1) * host.options.pageSize;
     if (old !== undefined) this.letGo(old.rows.filter((record) => !rows.includes(record)));
-    // A removed row still to be destroyed stays out, wherever the server now puts it.
-    rows.forEach((record, at) => {
-      if (host.records.removed.has(record)) host.offsets.remove(start + at);
-    });
+    host.offsets.restoreSpan(start, start + host.options.pageSize);
+    this.#hideGone(rows, start);
     this.#count(operation, start, rows.length);
     host.error(undefined, operation);
     this.letGo(host.pages.purge(host.options.cacheSize, (number, held) => host.pinned(number, held) || this.waitedFor(number)).flatMap((purged) => purged.rows));
@@ -250,6 +248,20 @@ export class BufferedReads<M extends Model> {
     for (const record of records) if (!shown.has(record)) this.host.records.release(record);
   }
 
+  /**
+   * The rows of a page from server index `start` that stay out: a removed row still to be
+   * destroyed (its index of this generation noted, for an undo) and a row destroyed meanwhile
+   * (a reload's page kept on screen), wherever the server now puts them.
+   */
+  #hideGone(rows: readonly M[], start: number): void {
+    const { offsets, records } = this.host;
+    rows.forEach((record, at) => {
+      const removed = records.removed.has(record);
+      if (removed) records.removed.set(record, start + at);
+      if (removed || record.erased) offsets.remove(start + at);
+    });
+  }
+
   #abortWaiters(): void {
     const error = new ProxyError('abort', 'the read was superseded by a new sort, filter or load of the BufferedStore (or it was destroyed)');
     for (const waiter of this.#waiters) waiter.reject(error);
@@ -267,11 +279,9 @@ export class BufferedReads<M extends Model> {
     this.#abortWaiters();
     this.letGo(pages.clear((number) => keepShown && queue.visible(number)).flatMap((page) => page.rows));
     offsets.reset();
-    for (const [number, page] of pages.entries()) {
-      page.rows.forEach((record, at) => {
-        if (records.removed.has(record)) offsets.remove((number - 1) * this.host.options.pageSize + at);
-      });
-    }
+    // The server numbers its rows anew: a removed row's index is unknown until a page shows it.
+    for (const record of records.removed.keys()) records.removed.set(record, -1);
+    for (const [number, page] of pages.entries()) this.#hideGone(page.rows, (number - 1) * this.host.options.pageSize);
     this.#first = true;
     if (!keepShown) {
       this.counted = false;
