@@ -14,6 +14,7 @@ import type { LocalOffsets } from './offsets.js';
 import type { Page, PageMap } from './pageMap.js';
 import type { ReadQueue, Zone } from './queue.js';
 import type { BufferedRecords } from './records.js';
+import { joinRestored } from './restored.js';
 
 /** The events of a BufferedStore. */
 export interface BufferedStoreEvents<M extends Model> {
@@ -72,8 +73,12 @@ export class BufferedReads<M extends Model> {
   #waiters = new Set<Waiter<M>>();
   #scheduled = false;
   #stopped = false;
+  /** rest-proxy/offline: the records an outbox restored join before a page's rows are taken. */
+  readonly #restored: () => void;
 
-  constructor(private readonly host: ReadsHost<M>) {}
+  constructor(private readonly host: ReadsHost<M>) {
+    this.#restored = joinRestored(host.records, host.offsets);
+  }
 
   /** The server rows laid out: the total, or in grow mode one page past the furthest full page; undefined before a first answer. */
   serverCount(): number | undefined {
@@ -163,6 +168,7 @@ export class BufferedReads<M extends Model> {
   #answered(page: number, operation: Operation, generation: number, sentAt: number): void {
     if (!this.#current(page, generation)) return;
     const host = this.host;
+    this.#restored();
     let rows: M[];
     try {
       rows = host.records.adopt(operation.resultSet?.records ?? [], sentAt);
