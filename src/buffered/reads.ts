@@ -180,7 +180,7 @@ export class BufferedReads<M extends Model> {
     host.pages.set(page, rows);
     const start = (page - 1) * host.options.pageSize;
     if (old !== undefined) this.letGo(old.rows.filter((record) => !rows.includes(record)));
-    host.offsets.restoreSpan(start, start + host.options.pageSize);
+    this.#unhide(start);
     this.#hideGone(rows, start);
     this.#count(operation, start, rows.length);
     host.error(undefined, operation);
@@ -252,6 +252,13 @@ export class BufferedReads<M extends Model> {
     const shown = new Set<M>(this.host.offsets.added);
     for (const [, page] of this.host.pages.entries()) for (const record of page.rows) shown.add(record);
     for (const record of records) if (!shown.has(record)) this.host.records.release(record);
+  }
+
+  /** A page from server index `start` read again: its rows say anew which stay out (a removed row not on it any more: index unknown). */
+  #unhide(start: number): void {
+    const end = start + this.host.options.pageSize;
+    this.host.offsets.restoreSpan(start, end);
+    for (const [record, at] of this.host.records.removed) if (at !== undefined && at >= start && at < end) this.host.records.removed.set(record, -1);
   }
 
   /**

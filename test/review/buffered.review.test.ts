@@ -147,3 +147,37 @@ it('a record destroyed by a sync does not come back while reload() keeps the row
   expect(ids()).toEqual([1, 2, 4]); // the row that took its place on the new page is not hidden
   expect(store.getCount()).toBe(8);
 });
+
+// Found while fixing the above (s5-buffered). User sees: "Undo all" after a failed sync brings
+// back a row whose DELETE may have been applied (the connection dropped after the server took
+// it), while the row removed first is still not shown. That first row's page was read again
+// with the row no longer on it (the server's rows moved): its index was the old one, where the
+// second row now stood, and the undo put that index back.
+// API.md section 6: a destroy that may have been applied stays removed after rejectChanges().
+it('rejectChanges() does not bring back a row whose destroy may have been applied, where a row removed earlier had stood', async () => {
+  store = new BufferedStore<Order>({
+    model: Order,
+    proxy: { url: `${server.url}/orders`, noCache: false, retry: 0, reader: { totalHeader: 'X-Total-Count' } },
+    pageSize: 3, cacheSize: 1, leadingBufferZone: 0, trailingBufferZone: 0,
+  });
+  const ids = (start: number, end: number): unknown[] => store!.getRange(start, end).map((row) => (isPlaceholder(row) ? null : row.get('id')));
+  store.setVisibleRange(0, 1);
+  await store.loadRange(0, 1);
+  store.remove(store.getById(3)!); // server index 2
+  server.db['orders']?.unshift({ id: 100, title: 'Inserted on the server', amount: 0 }); // rows move down by one
+  store.setVisibleRange(6, 7);
+  await store.loadRange(6, 7); // page 1 purged
+  await settle();
+  store.setVisibleRange(0, 1);
+  await store.loadRange(0, 1); // page 1 again: 100, 1, 2 (order 3 is now on page 2)
+  await settle();
+  store.remove(store.getById(2)!); // server index 2 now
+  server.inject({ type: 'status', status: 409, match: { method: 'DELETE', path: '/orders/3' } }); // refused: not applied
+  server.inject({ type: 'reset-after', match: { method: 'DELETE', path: '/orders/2' } });
+  await store.sync().catch(() => undefined);
+  expect(server.db['orders']?.some((row) => row['id'] === 2)).toBe(false); // applied, unanswered
+  store.rejectChanges();
+  expect(store.getById(2)).toBeUndefined();
+  expect(ids(0, 2)).not.toContain(2);
+  expect(store.getRemovedRecords().map((record) => record.get('id'))).toEqual([2]);
+});
