@@ -197,7 +197,7 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
     return this.#rows(start, end, true);
   }
 
-  /** The pages of `getRange(start, end)`, read; resolves with the records of the range once all are loaded. */
+  /** The pages of `getRange(start, end)`, read; resolves with the records of the range once all are loaded (a reload's kept pages replaced). */
   loadRange(start: number, end: number): Promise<M[]> {
     try {
       this.#live('loadRange');
@@ -206,7 +206,10 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
       return Promise.reject(error);
     }
     const pages = new Set<number>();
-    for (const row of this.#rows(start, end, true)) if (isPlaceholder(row)) pages.add(Math.floor(this.#offsets.serverIndex(row.index) / this.pageSize) + 1);
+    rowsOf(this.#pages, this.#offsets, this.pageSize, start, this.#clip(end), (number, page) => {
+      this.#ask(number, page);
+      if (page === undefined || page.stale) pages.add(number);
+    });
     return this.#reads.wait(pages, () => this.#rows(start, end, false).filter((row): row is M => !isPlaceholder(row)));
   }
 
@@ -297,8 +300,8 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
     // Saved records leave the top: the server places them now. Unsaved ones stay.
     const added = this.#offsets.added;
     this.#offsets.added = added.filter((record) => record.phantom && !record.erased);
-    for (const record of added) if (!record.phantom) this.#records.release(record);
     this.#reads.restart(keepShown);
+    this.#reads.letGo(added.filter((record) => !record.phantom));
     this.#queue.setZone(this.#zone());
     this.#view.changed();
     this.#reads.schedule();

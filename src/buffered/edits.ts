@@ -86,8 +86,11 @@ export class BufferedEdits<M extends Model> {
     for (const record of news) records.release(record);
     for (const record of records.updated()) record.reject();
     for (const [record, server] of records.restore()) {
-      if (server !== undefined) offsets.restore(server);
-      else if (!record.phantom && reads.serverIndexOf(record) === undefined) offsets.added.unshift(record);
+      if (server === undefined) {
+        // Removed from the top: back on top, unless a page now holds it.
+        if (!record.phantom && reads.serverIndexOf(record) === undefined) offsets.added.unshift(record);
+      } else if (server >= 0) offsets.restore(server);
+      else reads.letGo([record]); // a row of an earlier generation no page shows: its page brings it back
     }
     this.host.shifted();
   }

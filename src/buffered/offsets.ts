@@ -63,6 +63,12 @@ export class LocalOffsets<R> {
     if (this.#removed[at] === server) this.#removed.splice(at, 1);
   }
 
+  /** Put back every server row from `from` to before `to` (a page read again: its rows say anew which stay out). */
+  restoreSpan(from: number, to: number): void {
+    const first = this.#below(from);
+    this.#removed.splice(first, this.#below(to) - first);
+  }
+
   /** A new generation: the server numbers its rows again (the added records stay). */
   reset(): void {
     this.#removed = [];

@@ -14,6 +14,7 @@ import type { LocalOffsets } from './offsets.js';
 import type { Page, PageMap } from './pageMap.js';
 import type { ReadQueue, Zone } from './queue.js';
 import type { BufferedRecords } from './records.js';
+import { joinRestored } from './restored.js';
 
 /** The events of a BufferedStore. */
 export interface BufferedStoreEvents<M extends Model> {
@@ -72,8 +73,12 @@ export class BufferedReads<M extends Model> {
   #waiters = new Set<Waiter<M>>();
   #scheduled = false;
   #stopped = false;
+  /** rest-proxy/offline: the records an outbox restored join before a page's rows are taken. */
+  readonly #restored: () => void;
 
-  constructor(private readonly host: ReadsHost<M>) {}
+  constructor(private readonly host: ReadsHost<M>) {
+    this.#restored = joinRestored(host.records, host.offsets);
+  }
 
   /** The server rows laid out: the total, or in grow mode one page past the furthest full page; undefined before a first answer. */
   serverCount(): number | undefined {
@@ -163,6 +168,7 @@ export class BufferedReads<M extends Model> {
   #answered(page: number, operation: Operation, generation: number, sentAt: number): void {
     if (!this.#current(page, generation)) return;
     const host = this.host;
+    this.#restored();
     let rows: M[];
     try {
       rows = host.records.adopt(operation.resultSet?.records ?? [], sentAt);
@@ -173,16 +179,12 @@ export class BufferedReads<M extends Model> {
     const old = host.pages.get(page);
     host.pages.set(page, rows);
     const start = (page - 1) * host.options.pageSize;
-    if (old !== undefined) for (const record of old.rows) if (!rows.includes(record)) host.records.release(record);
-    // A removed row still to be destroyed stays out, wherever the server now puts it.
-    rows.forEach((record, at) => {
-      if (host.records.removed.has(record)) host.offsets.remove(start + at);
-    });
+    if (old !== undefined) this.letGo(old.rows.filter((record) => !rows.includes(record)));
+    this.#unhide(start);
+    this.#hideGone(rows, start);
     this.#count(operation, start, rows.length);
     host.error(undefined, operation);
-    for (const purged of host.pages.purge(host.options.cacheSize, (number, held) => host.pinned(number, held) || this.waitedFor(number))) {
-      for (const record of purged.rows) host.records.release(record);
-    }
+    this.letGo(host.pages.purge(host.options.cacheSize, (number, held) => host.pinned(number, held) || this.waitedFor(number)).flatMap((purged) => purged.rows));
     host.queue.setZone(host.zone());
     this.#settle(page);
     host.fire('pageload', { store: host.store, page, records: rows });
@@ -240,6 +242,39 @@ export class BufferedReads<M extends Model> {
     this.pump();
   }
 
+  /**
+   * Let go the records of pages that went, except those still shown: on a page held (one record
+   * per id: the same record may be on two pages when the server's rows moved) or on top. A record
+   * with unsaved changes is never let go (BufferedRecords.release).
+   */
+  letGo(records: readonly M[]): void {
+    if (records.length === 0) return;
+    const shown = new Set<M>(this.host.offsets.added);
+    for (const [, page] of this.host.pages.entries()) for (const record of page.rows) shown.add(record);
+    for (const record of records) if (!shown.has(record)) this.host.records.release(record);
+  }
+
+  /** A page from server index `start` read again: its rows say anew which stay out (a removed row not on it any more: index unknown). */
+  #unhide(start: number): void {
+    const end = start + this.host.options.pageSize;
+    this.host.offsets.restoreSpan(start, end);
+    for (const [record, at] of this.host.records.removed) if (at !== undefined && at >= start && at < end) this.host.records.removed.set(record, -1);
+  }
+
+  /**
+   * The rows of a page from server index `start` that stay out: a removed row still to be
+   * destroyed (its index of this generation noted, for an undo) and a row destroyed meanwhile
+   * (a reload's page kept on screen), wherever the server now puts them.
+   */
+  #hideGone(rows: readonly M[], start: number): void {
+    const { offsets, records } = this.host;
+    rows.forEach((record, at) => {
+      const removed = records.removed.has(record);
+      if (removed) records.removed.set(record, start + at);
+      if (removed || record.erased) offsets.remove(start + at);
+    });
+  }
+
   #abortWaiters(): void {
     const error = new ProxyError('abort', 'the read was superseded by a new sort, filter or load of the BufferedStore (or it was destroyed)');
     for (const waiter of this.#waiters) waiter.reject(error);
@@ -255,13 +290,11 @@ export class BufferedReads<M extends Model> {
     const { queue, pages, offsets, records } = this.host;
     queue.abortAll();
     this.#abortWaiters();
-    for (const page of pages.clear((number) => keepShown && queue.visible(number))) for (const record of page.rows) records.release(record);
+    this.letGo(pages.clear((number) => keepShown && queue.visible(number)).flatMap((page) => page.rows));
     offsets.reset();
-    for (const [number, page] of pages.entries()) {
-      page.rows.forEach((record, at) => {
-        if (records.removed.has(record)) offsets.remove((number - 1) * this.host.options.pageSize + at);
-      });
-    }
+    // The server numbers its rows anew: a removed row's index is unknown until a page shows it.
+    for (const record of records.removed.keys()) records.removed.set(record, -1);
+    for (const [number, page] of pages.entries()) this.#hideGone(page.rows, (number - 1) * this.host.options.pageSize);
     this.#first = true;
     if (!keepShown) {
       this.counted = false;

@@ -37,7 +37,10 @@ export function unsaved(record: Model<object>): boolean {
 export class BufferedRecords<M extends Model> {
   /** The records held, by id: those of the cached pages, and those with unsaved changes. */
   readonly byId = new Map<IdKey, M>();
-  /** Removed records still to be destroyed, with their server index when they had one. */
+  /**
+   * Removed records still to be destroyed, with their server index of this generation: undefined
+   * for one removed from the top, -1 for a server row no page of this generation showed yet.
+   */
   readonly removed = new Map<M, number | undefined>();
   readonly owner: RecordOwner;
 

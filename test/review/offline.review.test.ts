@@ -159,7 +159,7 @@ it('a ChainedStore shows a record the outbox replays once, when a refresh answer
 // API.md section 10: "Stores of attached models show restored new records after their first
 // load, hide pending destroys, and keep pending updates on top of loaded values"; section 11:
 // a BufferedStore's records "save, destroy and sync as any store's".
-it.fails("a BufferedStore of an attached model shows the outbox's restored writes after a reload", async () => {
+it("a BufferedStore of an attached model shows the outbox's restored writes after a reload", async () => {
   const storage = new KeptStorage();
   {
     const Item = itemModel();
