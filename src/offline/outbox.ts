@@ -33,6 +33,9 @@ const names = new Set<string>();
 
 extensions.outboxOf = (model) => attached.get(model)?.gate;
 
+/** @internal The open() asked of the outbox `model` is attached to (undefined: none, or not asked yet): a read cache's restore waits for it. */
+export const openingOf = (model: AnyModel): Promise<void> | undefined => attached.get(model)?.opening;
+
 const positive = (value: unknown, fallback: number, name: string, min = 1): number => {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !(value >= min)) throw new TypeError(`Outbox: ${name} must be a number >= ${min}, got ${String(value)}`);
@@ -128,8 +131,11 @@ export class Outbox {
 
   /** Load the stored entries, restore their records, and start replaying. Rejects with OutboxError 'unavailable' when the storage cannot be opened. */
   open(): Promise<void> {
-    return this.#replay.open();
+    return (this.opening = this.#replay.open());
   }
+
+  /** @internal What open() gave (undefined before it was called). */
+  opening: Promise<void> | undefined;
 
   /** Send what can be sent now (while offline: probe at once). Resolves when nothing replayable is left. */
   flush(): Promise<void> {

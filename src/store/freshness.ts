@@ -5,7 +5,7 @@
  * flight. The triggers act only on a store someone shows (a subscriber), and each is wired only
  * when its option asks for it. A 304 (src/http/conditional.ts) changes nothing but `fetchedAt`.
  */
-import type { Model } from '../model/Model.js';
+import type { Model, ModelClass } from '../model/Model.js';
 import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Filter, Sorter } from '../operation/types.js';
@@ -33,7 +33,16 @@ export interface StoreState {
 }
 
 /** @internal What each read cache (rest-proxy/offline's ReadCache) does for a store persisting through it under `key`. */
-export const persistTargets = new WeakMap<object, (key: string, store: Persisted) => Persisting>();
+export const persistTargets = new WeakMap<object, (key: string, store: Persisted, query: PersistedQuery) => Persisting>();
+
+/** What a read cache sees of a store's query: a page kept for another query is not that store's page. */
+export interface PersistedQuery {
+  readonly model: ModelClass<Model<object>>;
+  readonly remoteSort: boolean;
+  readonly remoteFilter: boolean;
+  readonly sorters: readonly Sorter[];
+  readonly filters: readonly Filter[];
+}
 
 /** What a read cache sees of a store's freshness. */
 export interface Persisted {
@@ -70,8 +79,11 @@ export interface Freshness<M extends Model> {
   load(options: LoadOptions): Promise<M[]>;
   /** Load again what the last load loaded (never discarding); joins a read in flight. */
   refetch(): Promise<M[]>;
-  /** An answer came (called first): true for a 304, which changes nothing else. */
-  answered(operation: Operation): boolean;
+  /**
+   * An answer came (called first): true for a 304, which changes nothing else. A discarding load
+   * answered 304 takes in the page the server sent again, without the changes it discards.
+   */
+  answered(operation: Operation, options: LoadOptions): boolean;
   /** The answer was applied: the read cache keeps the page. */
   applied(): void;
   dehydrate(): StoreState;
@@ -81,15 +93,16 @@ export interface Freshness<M extends Model> {
   watch(unsubscribe: () => void): () => void;
   /** Whether autoLoad loads: not when a page still fresh is shown. */
   mustLoad(): boolean;
-  /** No subscriber any more, or destroyed: no listener, no timer. */
-  stop(): void;
+  /** No subscriber any more, or destroyed (`destroyed`: for good, nothing is hydrated then): no listener, no timer. */
+  stop(destroyed?: boolean): void;
 }
 
 /**
  * The freshness of `store`: `loads` runs its loads, `apply` takes an answer in as a load
- * (hydrate, restore), `changed` tells subscribers.
+ * (hydrate, restore), `changed` tells subscribers, `page` gives the records of the page as the
+ * server sent it (those a local filter hides and those removed since included, new ones not).
  */
-export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, apply: (operation: Operation) => void, changed: () => void): Freshness<M> {
+export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, apply: (operation: Operation) => void, changed: () => void, page: () => M[]): Freshness<M> {
   let fetchedAt: number | null = null;
   /** The page shown came from a read cache: stale until a load answers. */
   let restoredPage = false;
@@ -101,6 +114,7 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   let stops: (() => void)[] = [];
   let staleTimer: ReturnType<typeof setTimeout> | undefined;
   let hydrating = false;
+  let destroyed = false;
 
   const isStale = (): boolean => fetchedAt === null || restoredPage || Date.now() - fetchedAt >= store.staleTime;
   const run = (options: LoadOptions, refetch: boolean): Promise<M[]> => {
@@ -149,15 +163,17 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
       return inflight?.refetch === true && options.signal === undefined && query(inflight.options) === query(options) ? inflight.promise : run(options, false);
     },
     refetch: () => inflight?.promise ?? run({ ...last, addRecords: false, discardChanges: false }, true),
-    answered(operation) {
+    answered(operation, options) {
       fetchedAt = Date.now();
       restoredPage = false;
       armStale();
-      if (operation.notModified === true) {
+      // After an appending load, the page shown came from several answers: none validates it.
+      if (operation.notModified !== true) validator = options.addRecords ? undefined : operation.validated;
+      else if (options.discardChanges) operation.setSuccessful(new ResultSet({ records: self.dehydrate().rows, total: store.getTotalCount() }));
+      else {
         changed();
         return true;
       }
-      validator = operation.validated;
       return false;
     },
     applied() {
@@ -165,7 +181,7 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
     },
     dehydrate: () => ({
       entity: store.model.getEntityName(), version: 1,
-      rows: store.getRange().filter((record) => !record.phantom).map((record) => ({ ...record.getData(), ...record.modified })),
+      rows: page().map((record) => ({ ...record.getData(), ...record.modified })),
       total: store.getTotalCount(), page: store.currentPage,
       sorters: store.sorters.filter((sorter) => !sorter.sorterFn),
       filters: store.filters.filter((filter) => !filter.filterFn),
@@ -177,7 +193,7 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
         throw new TypeError(`Store of ${entity}: hydrate ${dev('expects what dehydrate() of a store of this model gave (version 1)', 'expects a state of this model')}, got ${describeValue(state)}`);
       }
       const at = Math.min(Number(state.fetchedAt) || 0, Date.now());
-      if (fetchedAt !== null && at < fetchedAt) return false;
+      if (destroyed || (fetchedAt !== null && at < fetchedAt)) return false;
       store.sorters = state.sorters;
       store.filters = state.filters;
       last = { params: { ...state.params } };
@@ -207,7 +223,8 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
       };
     },
     mustLoad: () => !self.shows || isStale(),
-    stop() {
+    stop(gone) {
+      destroyed ||= gone === true;
       for (const stop of stops) stop();
       stops = [];
       armStale();
@@ -215,6 +232,6 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   };
   const persist = store.persist;
   // Called only after construction (loads, answers): the read cache's part, when `persist` names one.
-  const persisting: Persisting | undefined = persist && persistTargets.get(persist.cache)?.(persist.key, self);
+  const persisting: Persisting | undefined = persist && persistTargets.get(persist.cache)?.(persist.key, self, store);
   return Object.assign(self, { restored: persisting?.restored ?? self.restored });
 }

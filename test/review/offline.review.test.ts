@@ -65,7 +65,7 @@ function itemModel() {
 // API.md section 10: "Stores of attached models show restored new records after their first
 // load, hide pending destroys, and keep pending updates on top of loaded values"; section 13: the
 // restored page is shown as a load.
-it.fails('a store restored from a ReadCache before outbox.open() resolved shows the records the outbox restored', async () => {
+it('a store restored from a ReadCache before outbox.open() resolved shows the records the outbox restored', async () => {
   const outboxStorage = new KeptStorage();
   const cacheStorage = new KeptStorage();
   {
