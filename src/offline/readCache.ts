@@ -181,6 +181,8 @@ export class ReadCache {
   #attach(key: string, store: Persisted, query: PersistedQuery): Persisting {
     // The scope the last load was sent under: its answer is kept only if the scope is still that.
     let ticket: string | undefined;
+    // Until the stored page was read, nothing is kept (the restore itself, a hydrate: not a load's answer).
+    let read = false;
     const restored = this.#read(key).then(async (state) => {
       // The restored records of an outbox opening join the store with the page (as with a load).
       await openingOf(query.model)?.catch(() => undefined);
@@ -191,14 +193,16 @@ export class ReadCache {
         this.#corrupt(key, error);
         return false;
       }
-    }, () => false);
+    }, () => false).finally(() => {
+      read = true;
+    });
     return {
       restored,
       send: (start) => {
         ticket = this.#scope;
         return restored.then(start);
       },
-      applied: () => this.#write(key, store.dehydrate(), ticket),
+      applied: () => read && this.#write(key, store.dehydrate(), ticket),
     };
   }
 

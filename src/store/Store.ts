@@ -112,7 +112,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     }
     if (this.initialState !== undefined) this.hydrate(this.initialState);
     const auto = autoLoadOptions(this);
-    if (auto) queueMicrotask(() => this.#fresh.mustLoad() && this.load(auto).catch(ignore));
+    if (auto) queueMicrotask(() => this.#fresh.isStale && this.load(auto).catch(ignore));
   }
 
   /** The proxy used: the store's own, else the model's. */

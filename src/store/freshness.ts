@@ -72,6 +72,7 @@ export interface Freshness<M extends Model> {
   readonly fetchedAt: number | null;
   /** Whether a page is shown that a load brought (loaded, restored or hydrated). */
   readonly shows: boolean;
+  /** No page shown, a restored one, or past `staleTime` (autoLoad loads only then). */
   readonly isStale: boolean;
   /** Settles once the persisted page was read (true: one is shown). */
   readonly restored: Promise<boolean>;
@@ -91,8 +92,6 @@ export interface Freshness<M extends Model> {
   hydrate(state: StoreState, restored?: boolean): boolean;
   /** A subscriber came (the triggers run while there is one): returns the unsubscribe to call. */
   watch(unsubscribe: () => void): () => void;
-  /** Whether autoLoad loads: not when a page still fresh is shown. */
-  mustLoad(): boolean;
   /** No subscriber any more, or destroyed (`destroyed`: for good, nothing is hydrated then): no listener, no timer. */
   stop(destroyed?: boolean): void;
 }
@@ -113,7 +112,6 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   let watchers = 0;
   let stops: (() => void)[] = [];
   let staleTimer: ReturnType<typeof setTimeout> | undefined;
-  let hydrating = false;
   let destroyed = false;
 
   const isStale = (): boolean => fetchedAt === null || restoredPage || Date.now() - fetchedAt >= store.staleTime;
@@ -135,7 +133,7 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   /** Tell subscribers once when the page turns stale by age. */
   const armStale = (): void => {
     clearTimeout(staleTimer);
-    const left = fetchedAt === null || restoredPage || watchers === 0 ? 0 : fetchedAt + store.staleTime - Date.now();
+    const left = watchers === 0 || isStale() ? 0 : Number(fetchedAt) + store.staleTime - Date.now();
     staleTimer = left > 0 && left !== Infinity ? setTimeout(changed, left) : undefined;
   };
   const trigger = (stale: boolean): void => {
@@ -158,7 +156,7 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
     get fetchedAt() { return fetchedAt; },
     get shows() { return fetchedAt !== null || restoredPage; },
     get isStale() { return isStale(); },
-    restored: Promise.resolve(false),
+    get restored() { return persisting?.restored ?? Promise.resolve(false); },
     load(options) {
       return inflight?.refetch === true && options.signal === undefined && query(inflight.options) === query(options) ? inflight.promise : run(options, false);
     },
@@ -169,16 +167,14 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
       armStale();
       // After an appending load, the page shown came from several answers: none validates it.
       if (operation.notModified !== true) validator = options.addRecords ? undefined : operation.validated;
-      else if (options.discardChanges) operation.setSuccessful(new ResultSet({ records: self.dehydrate().rows, total: store.getTotalCount() }));
+      else if (options.discardChanges) operation.resultSet = new ResultSet({ records: self.dehydrate().rows, total: store.getTotalCount() });
       else {
         changed();
         return true;
       }
       return false;
     },
-    applied() {
-      if (!hydrating) persisting?.applied();
-    },
+    applied: () => persisting?.applied(),
     dehydrate: () => ({
       entity: store.model.getEntityName(), version: 1,
       rows: page().map((record) => ({ ...record.getData(), ...record.modified })),
@@ -199,15 +195,11 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
       last = { params: { ...state.params } };
       const operation = new Operation({ action: 'read', page: state.page, params: last.params });
       operation.setSuccessful(new ResultSet({ records: state.rows, total: state.total }));
-      hydrating = true;
-      try {
-        apply(operation);
-      } finally {
-        hydrating = false;
-      }
+      // The page's validator, kept as a load's answer keeps its own.
+      operation.validated = typeof state.etag === 'string' && typeof state.url === 'string' ? { url: state.url, etag: state.etag } : undefined;
+      apply(operation);
       fetchedAt = at;
       restoredPage = restoring;
-      validator = typeof state.etag === 'string' && typeof state.url === 'string' ? { url: state.url, etag: state.etag } : undefined;
       armStale();
       changed();
       return true;
@@ -222,7 +214,6 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
         if (--watchers === 0) self.stop();
       };
     },
-    mustLoad: () => !self.shows || isStale(),
     stop(gone) {
       destroyed ||= gone === true;
       for (const stop of stops) stop();
@@ -233,5 +224,5 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   const persist = store.persist;
   // Called only after construction (loads, answers): the read cache's part, when `persist` names one.
   const persisting: Persisting | undefined = persist && persistTargets.get(persist.cache)?.(persist.key, self, store);
-  return Object.assign(self, { restored: persisting?.restored ?? self.restored });
+  return self;
 }
