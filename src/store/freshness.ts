@@ -114,14 +114,13 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   let staleTimer: ReturnType<typeof setTimeout> | undefined;
   let destroyed = false;
 
-  const isStale = (): boolean => fetchedAt === null || restoredPage || Date.now() - fetchedAt >= store.staleTime;
   const run = (options: LoadOptions, refetch: boolean): Promise<M[]> => {
     const { signal: _signal, ...asked } = options;
     const start = (): Promise<M[]> => {
       last = asked;
       return loads.run(options);
     };
-    const promise = persisting === undefined ? start() : persisting.send(start);
+    const promise = persisting ? persisting.send(start) : start();
     const entry = { options: asked, promise, refetch };
     inflight = entry;
     const forget = (): void => {
@@ -133,15 +132,18 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   /** Tell subscribers once when the page turns stale by age. */
   const armStale = (): void => {
     clearTimeout(staleTimer);
-    const left = watchers === 0 || isStale() ? 0 : Number(fetchedAt) + store.staleTime - Date.now();
+    const left = watchers === 0 || self.isStale ? 0 : Number(fetchedAt) + store.staleTime - Date.now();
     staleTimer = left > 0 && left !== Infinity ? setTimeout(changed, left) : undefined;
   };
   const trigger = (stale: boolean): void => {
-    if (watchers > 0 && last !== undefined && (!stale || isStale())) self.refetch().catch(ignore);
+    if (watchers > 0 && last !== undefined && (!stale || self.isStale)) self.refetch().catch(ignore);
+  };
+  const back = (now: boolean): void => {
+    if (now) trigger(true);
   };
   const start = (): void => {
-    if (store.refetchOnFocus) stops.push(focusManager.subscribe((focused) => focused && trigger(true)));
-    if (store.refetchOnReconnect) stops.push(onlineManager.subscribe((online) => online && trigger(true)));
+    if (store.refetchOnFocus) stops.push(focusManager.subscribe(back));
+    if (store.refetchOnReconnect) stops.push(onlineManager.subscribe(back));
     if (store.refetchInterval > 0) {
       const timer = setInterval(() => {
         if (store.refetchIntervalInBackground || (focusManager.isFocused() && onlineManager.isOnline())) trigger(false);
@@ -155,7 +157,7 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
     get validator() { return validator; },
     get fetchedAt() { return fetchedAt; },
     get shows() { return fetchedAt !== null || restoredPage; },
-    get isStale() { return isStale(); },
+    get isStale() { return fetchedAt === null || restoredPage || Date.now() - fetchedAt >= store.staleTime; },
     get restored() { return persisting?.restored ?? Promise.resolve(false); },
     load(options) {
       return inflight?.refetch === true && options.signal === undefined && query(inflight.options) === query(options) ? inflight.promise : run(options, false);
