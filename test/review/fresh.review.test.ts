@@ -186,3 +186,40 @@ it("a restored page never replaces the filters the store was constructed with", 
   expect(reads().at(-1)?.query.get('filter')).toBe('[{"property":"age","value":40}]');
   expect(store.getRange().map((record) => record.get('name'))).toEqual(['Ben']);
 });
+
+// Regression tests of the fixes above (s5-cache), on the same real server.
+
+// API.md section 6: "a discarding load drops what was pending when it was called, never a change
+// made after that"; a 304 answer must not change that.
+it('load({ discardChanges: true }) answered 304 keeps the changes made after it was called, and brings removed rows back where they stood', async () => {
+  const store = makeStore();
+  await store.load();
+  store.getById(1)?.set('name', 'Before');
+  store.remove(store.getById(2)!);
+  const loading = store.load({ discardChanges: true });
+  store.getById(3)?.set('name', 'After');
+  const [added] = store.add({ name: 'Later', age: 2 });
+  await loading;
+  expect(reads()[1]?.headers['if-none-match']).toBeDefined();
+  expect(store.getRange().map((record) => record.get('name'))).toEqual(['Later', 'Ann', 'Ben', 'After']);
+  expect(store.getNewRecords()).toEqual([added]);
+  expect(store.getUpdatedRecords().map((record) => record.getId())).toEqual([3]);
+  expect(store.getRemovedRecords()).toEqual([]);
+});
+
+// API.md section 13: the page kept is the server's, each row where the server listed it.
+it('rows removed one after the other without a sync are persisted where the server listed them', async () => {
+  const cache = new ReadCache({ storage: new MemoryStorage(), scope: 'u1' });
+  const first = makeStore({ persist: { cache, key: 'users' } });
+  await first.load();
+  first.remove(first.getById(1)!);
+  first.remove(first.getById(2)!);
+  expect(first.dehydrate().rows.map((row) => row['id'])).toEqual([1, 2, 3]);
+  rows = rows.map((row) => ({ ...row, age: row.age + 1 }));
+  await first.load();
+  await cache.flush();
+
+  const next = makeStore({ persist: { cache, key: 'users' } });
+  expect(await next.restored).toBe(true);
+  expect(next.getRange().map((record) => record.getId())).toEqual([1, 2, 3]);
+});
