@@ -184,9 +184,10 @@ export class ReadCache {
     // Until the stored page was read, nothing is kept (the restore itself, a hydrate: not a load's answer).
     let read = false;
     const restored = this.#read(key).then(async (state) => {
+      const scope = this.#scope;
       // The restored records of an outbox opening join the store with the page (as with a load).
       await openingOf(query.model)?.catch(() => undefined);
-      if (state === undefined || store.fetchedAt !== null || asked(query, state.sorters, state.filters) !== asked(query, query.sorters, query.filters)) return false;
+      if (state === undefined || scope !== this.#scope || store.fetchedAt !== null || asked(query, state.sorters, state.filters) !== asked(query, query.sorters, query.filters)) return false;
       try {
         return store.hydrate({ ...state, sorters: [...query.sorters], filters: [...query.filters] }, true);
       } catch (error) {

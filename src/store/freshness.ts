@@ -12,6 +12,7 @@ import type { Filter, Sorter } from '../operation/types.js';
 import { focusManager, onlineManager } from '../util/managers.js';
 import { dev } from '../util/dev.js';
 import { describeValue, isPlainObject } from '../util/options.js';
+import { REMOTE } from './base.js';
 import type { Loads } from './load.js';
 import type { LoadOptions } from './options.js';
 import type { Store } from './Store.js';
@@ -169,7 +170,7 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
       armStale();
       // After an appending load, the page shown came from several answers: none validates it.
       if (operation.notModified !== true) validator = options.addRecords ? undefined : operation.validated;
-      else if (options.discardChanges) operation.resultSet = new ResultSet({ records: self.dehydrate().rows, total: store.getTotalCount() });
+      else if (options.discardChanges) operation.resultSet = new ResultSet({ records: self.dehydrate().rows, total: store.getTotalCount(), summary: store[REMOTE] });
       else {
         changed();
         return true;

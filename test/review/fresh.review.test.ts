@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { Model, RestProxy, Store } from '../../src/index.js';
-import { MemoryStorage, ReadCache } from '../../src/offline.js';
+import { MemoryStorage, Outbox, ReadCache } from '../../src/offline.js';
+import type { StoredObject } from '../../src/offline/storage.js';
 import { startTestServer, type RecordedRequest, type ScriptedAnswer, type TestServer } from '../server/index.js';
 
 interface UserData {
@@ -222,4 +223,44 @@ it('rows removed one after the other without a sync are persisted where the serv
   const next = makeStore({ persist: { cache, key: 'users' } });
   expect(await next.restored).toBe(true);
   expect(next.getRange().map((record) => record.getId())).toEqual([1, 2, 3]);
+});
+
+// API.md section 13: "an answer whose load was sent under another scope is not written" and one
+// user's rows are never shown to another: a restore waiting for the outbox's open() included.
+it('a restore waiting for the outbox to open shows nothing once the cache moved to another scope meanwhile', async () => {
+  const proxy = new RestProxy({ url: `${server.url}/users`, retry: 0 });
+  class Member extends Model<UserData> {
+    static override entityName = 'Member';
+    static override fields = [{ name: 'id', type: 'int' }, 'name', { name: 'age', type: 'int' }];
+    static override proxy = proxy;
+  }
+  const cache = new ReadCache({ storage: new MemoryStorage(), scope: 'u1' });
+  const first = new Store<Member>({ model: Member, persist: { cache, key: 'members' } });
+  await first.load();
+  await cache.flush();
+
+  let release = (): void => undefined;
+  const opened = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  /** An outbox storage that opens only when the test says. */
+  class Slow extends MemoryStorage {
+    override async load(): Promise<StoredObject[]> {
+      await opened;
+      return super.load();
+    }
+  }
+  const outbox = new Outbox({ name: 'fresh-review-scope', storage: new Slow(), models: [Member] });
+  try {
+    const opening = outbox.open();
+    const store = new Store<Member>({ model: Member, persist: { cache, key: 'members' } });
+    await cache.flush(); // the stored page was read (under u1); the restore waits for the outbox
+    cache.scope = 'u2'; // log out, log in
+    release();
+    await opening;
+    expect(await store.restored).toBe(false);
+    expect(store.getCount()).toBe(0);
+  } finally {
+    await outbox.close();
+  }
 });
