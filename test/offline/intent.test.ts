@@ -58,7 +58,7 @@ async function queuedOffline(storage: OutboxStorage, options: { nested?: boolean
   book!.setAuthor(ann!);
   // The author's create fails (offline); the book's is not attempted: the sync settles once both are answered.
   void first.session.sync().catch(() => undefined);
-  await vi.waitFor(() => expect(first.outbox.getSnapshot()).toMatchObject({ pending: 2, paused: 'offline' }));
+  await vi.waitFor(() => expect(first.outbox.getSnapshot()).toMatchObject({ pending: 2, paused: 'offline' }), { timeout: 10_000 }); // 1 s (the default) is too short on a loaded machine
   await first.outbox.close();
   opened.splice(opened.indexOf(first.outbox), 1);
   server.reset();

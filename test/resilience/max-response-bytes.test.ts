@@ -109,14 +109,12 @@ describe('maxResponseBytes', () => {
   });
 
   it('an endless body: fails at once with kind "parse" naming the limit and the option; the server is cut off early', async () => {
-    const started = Date.now();
+    // No clock: an endless body read to its end never settles; what the server wrote bounds it below.
     const error = await proxyErrorOf(modelOn('endless', { maxResponseBytes: MiB }).load(1));
-    const elapsed = Date.now() - started;
 
     expect(error.kind).toBe('parse');
     expect(error.message).toContain('maxResponseBytes');
     expect(error.message).toContain(String(MiB));
-    expect(elapsed).toBeLessThan(2_000);
     // Never retried, although GETs are.
     expect(served.requests).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 50));
