@@ -6,7 +6,8 @@
  * (least recently used go first). Nothing here throws into rendering: corrupt data is deleted
  * with an `error` event, storage that cannot open leaves stores loading uncached.
  */
-import { persistTargets, type Persisted, type Persisting, type StoreState } from '../store/freshness.js';
+import type { Filter, Sorter } from '../operation/types.js';
+import { persistTargets, type Persisted, type PersistedQuery, type Persisting, type StoreState } from '../store/freshness.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { opened } from './opening.js';
 import type { OutboxStorage, StorageCommit, StoredObject } from './storage.js';
@@ -64,9 +65,17 @@ function isStored(value: unknown): value is Stored {
     typeof value.key === 'string' && typeof value.savedAt === 'number' && typeof value.json === 'string';
 }
 
+const isList = (value: unknown): value is Record<string, unknown>[] => Array.isArray(value) && value.every(isPlainObject);
+const isText = (value: unknown): boolean => value === undefined || typeof value === 'string';
+
 function isState(value: unknown): value is StoreState {
-  return isPlainObject(value) && value.version === 1 && typeof value.entity === 'string' && Array.isArray(value.rows) && value.rows.every(isPlainObject) &&
-    typeof value.total === 'number' && typeof value.page === 'number' && typeof value.fetchedAt === 'number';
+  return isPlainObject(value) && value.version === 1 && typeof value.entity === 'string' && isList(value.rows) && isList(value.sorters) && isList(value.filters) &&
+    isPlainObject(value.params) && isText(value.etag) && isText(value.url) && typeof value.total === 'number' && typeof value.page === 'number' && typeof value.fetchedAt === 'number';
+}
+
+/** What a store's loads ask the server for: its remote sorters and filters (those with a function are never sent). */
+function asked(query: PersistedQuery, sorters: readonly Sorter[], filters: readonly Filter[]): string {
+  return JSON.stringify([query.remoteSort ? sorters.filter((sorter) => !sorter.sorterFn) : [], query.remoteFilter ? filters.filter((filter) => !filter.filterFn) : []]);
 }
 
 function positive(name: string, value: unknown, fallback: number): number {
@@ -102,7 +111,7 @@ export class ReadCache {
     this.maxEntries = positive('maxEntries', config.maxEntries, 200);
     this.maxBytes = positive('maxBytes', config.maxBytes, 5 * 1024 * 1024);
     this.#ready = this.#open();
-    persistTargets.set(this, (key, store) => this.#attach(key, store));
+    persistTargets.set(this, (key, store, query) => this.#attach(key, store, query));
   }
 
   static #checkScope(scope: unknown): string {
@@ -164,26 +173,37 @@ export class ReadCache {
     return `${scope}\u0000${key}`;
   }
 
-  /** A store persisting under `key`: its stored page is shown at once; its loads wait for that, and what they bring is kept. */
-  #attach(key: string, store: Persisted): Persisting {
+  /**
+   * A store persisting under `key`: its stored page is shown at once, as a load of it, if the store
+   * asks for that page (the same remote sorters and filters) and shows nothing yet; the store's own
+   * sorters and filters stay. Its loads wait for that, and what they bring is kept.
+   */
+  #attach(key: string, store: Persisted, query: PersistedQuery): Persisting {
     // The scope the last load was sent under: its answer is kept only if the scope is still that.
     let ticket: string | undefined;
+    // Until the stored page was read, nothing is kept (the restore itself, a hydrate: not a load's answer).
+    let read = false;
     const restored = this.#read(key).then(async (state) => {
+      const scope = this.#scope;
       // The model's outbox opened first: the page is shown with its restored writes on top.
       if (state !== undefined) await opened(state.entity);
+      if (state === undefined || scope !== this.#scope || store.fetchedAt !== null || asked(query, state.sorters, state.filters) !== asked(query, query.sorters, query.filters)) return false;
       try {
-        return state !== undefined && store.fetchedAt === null && store.hydrate(state, true);
-      } catch {
+        return store.hydrate({ ...state, sorters: [...query.sorters], filters: [...query.filters] }, true);
+      } catch (error) {
+        this.#corrupt(key, error);
         return false;
       }
-    }, () => false);
+    }, () => false).finally(() => {
+      read = true;
+    });
     return {
       restored,
       send: (start) => {
         ticket = this.#scope;
         return restored.then(start);
       },
-      applied: () => this.#write(key, store.dehydrate(), ticket),
+      applied: () => read && this.#write(key, store.dehydrate(), ticket),
     };
   }
 
@@ -199,15 +219,25 @@ export class ReadCache {
       state = null;
     }
     if (!isState(state)) {
-      this.#pages.delete(id);
-      this.#commit({ delete: [id] });
-      if (state !== undefined) this.#tell(new ReadCacheError('corrupt', `ReadCache: the page of ${JSON.stringify(key)} cannot be read: deleted`), key);
+      if (state === undefined) this.#delete(id);
+      else this.#corrupt(key);
       return undefined;
     }
     // The most recently used last.
     this.#pages.delete(id);
     this.#pages.set(id, page);
     return state;
+  }
+
+  #delete(id: string): void {
+    this.#pages.delete(id);
+    this.#commit({ delete: [id] });
+  }
+
+  /** The page of `key` cannot be read or shown: deleted, and told. */
+  #corrupt(key: string, cause?: unknown): void {
+    this.#delete(this.#id(this.#scope, key));
+    this.#tell(new ReadCacheError('corrupt', `ReadCache: the page of ${JSON.stringify(key)} cannot be read: deleted`, { cause }), key);
   }
 
   #write(key: string, state: StoreState, ticket: unknown): void {

@@ -88,7 +88,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
       },
       changed: () => this.#changed(),
     });
-    this.#fresh = freshness<M>(this, this.#loads, (operation) => this.#loaded(operation, {}, sinceLoad()), () => this.#changed());
+    this.#fresh = freshness<M>(this, this.#loads, (operation) => this.#loaded(operation, {}, sinceLoad()), () => this.#changed(), () => this.#records.page());
     this.#syncs = new Syncs<M>({
       pending: () => this.#records.pending(),
       removed: () => this.#records.changes.removed,
@@ -112,7 +112,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     }
     if (this.initialState !== undefined) this.hydrate(this.initialState);
     const auto = autoLoadOptions(this);
-    if (auto) queueMicrotask(() => this.#fresh.mustLoad() && this.load(auto).catch(ignore));
+    if (auto) queueMicrotask(() => this.#fresh.isStale && this.load(auto).catch(ignore));
   }
 
   /** The proxy used: the store's own, else the model's. */
@@ -231,7 +231,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
 
   #loaded(operation: Operation, options: LoadOptions, since: SinceLoad<M>): M[] {
     // rest-proxy/offline: the records its outbox restored join the store first, their edits on top of the load.
-    const notModified = this.#fresh.answered(operation);
+    const notModified = this.#fresh.answered(operation, options);
     this.#error = undefined;
     if (notModified) return this.getRange();
     extensions.outboxOf?.(this.model)?.restore<M>(this, operation);
@@ -356,7 +356,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#loads.stop();
-    this.#fresh.stop();
+    this.#fresh.stop(true);
     this.#records.list.view.followers?.release(); // its live summaries and chained stores
     this.#records.release();
     this.dropListeners();

@@ -5,13 +5,14 @@
  * flight. The triggers act only on a store someone shows (a subscriber), and each is wired only
  * when its option asks for it. A 304 (src/http/conditional.ts) changes nothing but `fetchedAt`.
  */
-import type { Model } from '../model/Model.js';
+import type { Model, ModelClass } from '../model/Model.js';
 import { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { Filter, Sorter } from '../operation/types.js';
 import { focusManager, onlineManager } from '../util/managers.js';
 import { dev } from '../util/dev.js';
 import { describeValue, isPlainObject } from '../util/options.js';
+import { REMOTE } from './base.js';
 import type { Loads } from './load.js';
 import type { LoadOptions } from './options.js';
 import type { Store } from './Store.js';
@@ -33,7 +34,16 @@ export interface StoreState {
 }
 
 /** @internal What each read cache (rest-proxy/offline's ReadCache) does for a store persisting through it under `key`. */
-export const persistTargets = new WeakMap<object, (key: string, store: Persisted) => Persisting>();
+export const persistTargets = new WeakMap<object, (key: string, store: Persisted, query: PersistedQuery) => Persisting>();
+
+/** What a read cache sees of a store's query: a page kept for another query is not that store's page. */
+export interface PersistedQuery {
+  readonly model: ModelClass<Model<object>>;
+  readonly remoteSort: boolean;
+  readonly remoteFilter: boolean;
+  readonly sorters: readonly Sorter[];
+  readonly filters: readonly Filter[];
+}
 
 /** What a read cache sees of a store's freshness. */
 export interface Persisted {
@@ -63,6 +73,7 @@ export interface Freshness<M extends Model> {
   readonly fetchedAt: number | null;
   /** Whether a page is shown that a load brought (loaded, restored or hydrated). */
   readonly shows: boolean;
+  /** No page shown, a restored one, or past `staleTime` (autoLoad loads only then). */
   readonly isStale: boolean;
   /** Settles once the persisted page was read (true: one is shown). */
   readonly restored: Promise<boolean>;
@@ -70,8 +81,11 @@ export interface Freshness<M extends Model> {
   load(options: LoadOptions): Promise<M[]>;
   /** Load again what the last load loaded (never discarding); joins a read in flight. */
   refetch(): Promise<M[]>;
-  /** An answer came (called first): true for a 304, which changes nothing else. */
-  answered(operation: Operation): boolean;
+  /**
+   * An answer came (called first): true for a 304, which changes nothing else. A discarding load
+   * answered 304 takes in the page the server sent again, without the changes it discards.
+   */
+  answered(operation: Operation, options: LoadOptions): boolean;
   /** The answer was applied: the read cache keeps the page. */
   applied(): void;
   dehydrate(): StoreState;
@@ -79,17 +93,16 @@ export interface Freshness<M extends Model> {
   hydrate(state: StoreState, restored?: boolean): boolean;
   /** A subscriber came (the triggers run while there is one): returns the unsubscribe to call. */
   watch(unsubscribe: () => void): () => void;
-  /** Whether autoLoad loads: not when a page still fresh is shown. */
-  mustLoad(): boolean;
-  /** No subscriber any more, or destroyed: no listener, no timer. */
-  stop(): void;
+  /** No subscriber any more, or destroyed (`destroyed`: for good, nothing is hydrated then): no listener, no timer. */
+  stop(destroyed?: boolean): void;
 }
 
 /**
  * The freshness of `store`: `loads` runs its loads, `apply` takes an answer in as a load
- * (hydrate, restore), `changed` tells subscribers.
+ * (hydrate, restore), `changed` tells subscribers, `page` gives the records of the page as the
+ * server sent it (those a local filter hides and those removed since included, new ones not).
  */
-export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, apply: (operation: Operation) => void, changed: () => void): Freshness<M> {
+export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, apply: (operation: Operation) => void, changed: () => void, page: () => M[]): Freshness<M> {
   let fetchedAt: number | null = null;
   /** The page shown came from a read cache: stale until a load answers. */
   let restoredPage = false;
@@ -100,16 +113,15 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   let watchers = 0;
   let stops: (() => void)[] = [];
   let staleTimer: ReturnType<typeof setTimeout> | undefined;
-  let hydrating = false;
+  let destroyed = false;
 
-  const isStale = (): boolean => fetchedAt === null || restoredPage || Date.now() - fetchedAt >= store.staleTime;
   const run = (options: LoadOptions, refetch: boolean): Promise<M[]> => {
     const { signal: _signal, ...asked } = options;
     const start = (): Promise<M[]> => {
       last = asked;
       return loads.run(options);
     };
-    const promise = persisting === undefined ? start() : persisting.send(start);
+    const promise = persisting ? persisting.send(start) : start();
     const entry = { options: asked, promise, refetch };
     inflight = entry;
     const forget = (): void => {
@@ -121,15 +133,18 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   /** Tell subscribers once when the page turns stale by age. */
   const armStale = (): void => {
     clearTimeout(staleTimer);
-    const left = fetchedAt === null || restoredPage || watchers === 0 ? 0 : fetchedAt + store.staleTime - Date.now();
+    const left = watchers === 0 || self.isStale ? 0 : Number(fetchedAt) + store.staleTime - Date.now();
     staleTimer = left > 0 && left !== Infinity ? setTimeout(changed, left) : undefined;
   };
   const trigger = (stale: boolean): void => {
-    if (watchers > 0 && last !== undefined && (!stale || isStale())) self.refetch().catch(ignore);
+    if (watchers > 0 && last !== undefined && (!stale || self.isStale)) self.refetch().catch(ignore);
+  };
+  const back = (now: boolean): void => {
+    if (now) trigger(true);
   };
   const start = (): void => {
-    if (store.refetchOnFocus) stops.push(focusManager.subscribe((focused) => focused && trigger(true)));
-    if (store.refetchOnReconnect) stops.push(onlineManager.subscribe((online) => online && trigger(true)));
+    if (store.refetchOnFocus) stops.push(focusManager.subscribe(back));
+    if (store.refetchOnReconnect) stops.push(onlineManager.subscribe(back));
     if (store.refetchInterval > 0) {
       const timer = setInterval(() => {
         if (store.refetchIntervalInBackground || (focusManager.isFocused() && onlineManager.isOnline())) trigger(false);
@@ -143,29 +158,29 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
     get validator() { return validator; },
     get fetchedAt() { return fetchedAt; },
     get shows() { return fetchedAt !== null || restoredPage; },
-    get isStale() { return isStale(); },
-    restored: Promise.resolve(false),
+    get isStale() { return fetchedAt === null || restoredPage || Date.now() - fetchedAt >= store.staleTime; },
+    get restored() { return persisting?.restored ?? Promise.resolve(false); },
     load(options) {
       return inflight?.refetch === true && options.signal === undefined && query(inflight.options) === query(options) ? inflight.promise : run(options, false);
     },
     refetch: () => inflight?.promise ?? run({ ...last, addRecords: false, discardChanges: false }, true),
-    answered(operation) {
+    answered(operation, options) {
       fetchedAt = Date.now();
       restoredPage = false;
       armStale();
-      if (operation.notModified === true) {
+      // After an appending load, the page shown came from several answers: none validates it.
+      if (operation.notModified !== true) validator = options.addRecords ? undefined : operation.validated;
+      else if (options.discardChanges) operation.resultSet = new ResultSet({ records: self.dehydrate().rows, total: store.getTotalCount(), summary: store[REMOTE] });
+      else {
         changed();
         return true;
       }
-      validator = operation.validated;
       return false;
     },
-    applied() {
-      if (!hydrating) persisting?.applied();
-    },
+    applied: () => persisting?.applied(),
     dehydrate: () => ({
       entity: store.model.getEntityName(), version: 1,
-      rows: store.getRange().filter((record) => !record.phantom).map((record) => ({ ...record.getData(), ...record.modified })),
+      rows: page().map((record) => ({ ...record.getData(), ...record.modified })),
       total: store.getTotalCount(), page: store.currentPage,
       sorters: store.sorters.filter((sorter) => !sorter.sorterFn),
       filters: store.filters.filter((filter) => !filter.filterFn),
@@ -177,21 +192,17 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
         throw new TypeError(`Store of ${entity}: hydrate ${dev('expects what dehydrate() of a store of this model gave (version 1)', 'expects a state of this model')}, got ${describeValue(state)}`);
       }
       const at = Math.min(Number(state.fetchedAt) || 0, Date.now());
-      if (fetchedAt !== null && at < fetchedAt) return false;
+      if (destroyed || (fetchedAt !== null && at < fetchedAt)) return false;
       store.sorters = state.sorters;
       store.filters = state.filters;
       last = { params: { ...state.params } };
       const operation = new Operation({ action: 'read', page: state.page, params: last.params });
       operation.setSuccessful(new ResultSet({ records: state.rows, total: state.total }));
-      hydrating = true;
-      try {
-        apply(operation);
-      } finally {
-        hydrating = false;
-      }
+      // The page's validator, kept as a load's answer keeps its own.
+      operation.validated = typeof state.etag === 'string' && typeof state.url === 'string' ? { url: state.url, etag: state.etag } : undefined;
+      apply(operation);
       fetchedAt = at;
       restoredPage = restoring;
-      validator = typeof state.etag === 'string' && typeof state.url === 'string' ? { url: state.url, etag: state.etag } : undefined;
       armStale();
       changed();
       return true;
@@ -206,8 +217,8 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
         if (--watchers === 0) self.stop();
       };
     },
-    mustLoad: () => !self.shows || isStale(),
-    stop() {
+    stop(gone) {
+      destroyed ||= gone === true;
       for (const stop of stops) stop();
       stops = [];
       armStale();
@@ -215,6 +226,6 @@ export function freshness<M extends Model>(store: Store<M>, loads: Loads<M>, app
   };
   const persist = store.persist;
   // Called only after construction (loads, answers): the read cache's part, when `persist` names one.
-  const persisting: Persisting | undefined = persist && persistTargets.get(persist.cache)?.(persist.key, self);
-  return Object.assign(self, { restored: persisting?.restored ?? self.restored });
+  const persisting: Persisting | undefined = persist && persistTargets.get(persist.cache)?.(persist.key, self, store);
+  return self;
 }

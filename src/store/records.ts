@@ -294,6 +294,16 @@ export class StoreRecords<M extends Model> {
     return owners === undefined || owners.length === 0 ? pending : [...pending, ...owners];
   }
 
+  /**
+   * The page as the server sent it: the records listed (also those a local filter hides) and those
+   * removed since, back where they stood (the last removed first); new records aside.
+   */
+  page(): M[] {
+    const all = [...this.list.all];
+    for (const record of [...this.changes.removed].reverse()) all.splice(this.changes.removedAt(record) ?? all.length, 0, record);
+    return all.filter((record) => !record.phantom);
+  }
+
   /** Records of the store's model from what the proxy read. */
   adopt(items: readonly unknown[]): M[] {
     const model = this.host.model();
