@@ -40,8 +40,8 @@ export const users = new Store({ model: User });
  * growth; bench/FINDINGS.md, "Bundle size", says where the bytes are.
  */
 export const TARGETS = { typicalApp: 26 * 1024, restProxyOnly: 14 * 1024 };
-export const BUDGETS = { library: 44.29 * 1024, typicalApp: 38.90 * 1024, restProxyOnly: 17.04 * 1024 };
-export const DEV_BUDGETS = { library: 47.12 * 1024, typicalApp: 41.55 * 1024, restProxyOnly: 19.42 * 1024 };
+export const BUDGETS = { library: 44.43 * 1024, typicalApp: 38.94 * 1024, restProxyOnly: 17.05 * 1024 };
+export const DEV_BUDGETS = { library: 47.37 * 1024, typicalApp: 41.71 * 1024, restProxyOnly: 19.48 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {

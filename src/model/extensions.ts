@@ -14,11 +14,12 @@ import type { SyncOptions } from '../store/options.js';
 import type { SyncHost } from '../store/sync.js';
 import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import type { ModelClass } from './types.js';
+import { dev } from '../util/dev.js';
 
 /** @internal A session takes a load's records in (Identity). */
-export const ADOPT: unique symbol = Symbol('rest-proxy.adopt');
+export const ADOPT: unique symbol = Symbol(dev('rest-proxy.adopt'));
 /** @internal A session holds a record a store lists (Identity). */
-export const HOLD: unique symbol = Symbol('rest-proxy.hold');
+export const HOLD: unique symbol = Symbol(dev('rest-proxy.hold'));
 
 /**
  * One record per (model, id) across stores: a `Session` of `rest-proxy/associations`. Its

@@ -7,15 +7,16 @@ import type { FieldErrors } from '../errors/ProxyError.js';
 import type { Proxy } from '../proxy/Proxy.js';
 import type { View } from '../util/notify.js';
 import { SAVED, type WriteState } from './writeState.js';
+import { dev } from '../util/dev.js';
 
 /** @internal The values by field name (built-in types converted on first read). */
-export const DATA: unique symbol = Symbol('rest-proxy.data');
+export const DATA: unique symbol = Symbol(dev('rest-proxy.data'));
 /** @internal What the record knows beyond its values; null for a clean record loaded from a server. */
-export const META: unique symbol = Symbol('rest-proxy.meta');
+export const META: unique symbol = Symbol(dev('rest-proxy.meta'));
 /** @internal The stores that hold the record, held weakly (see OwnerLink). */
-export const OWNERS: unique symbol = Symbol('rest-proxy.owners');
+export const OWNERS: unique symbol = Symbol(dev('rest-proxy.owners'));
 /** @internal OwnerHooks[RELIST]: list a removed record again, its destroy dropped (an outbox entry discarded). */
-export const RELIST: unique symbol = Symbol('rest-proxy.relist');
+export const RELIST: unique symbol = Symbol(dev('rest-proxy.relist'));
 
 /** Something that holds records and wants to hear of their changes (a Store). */
 export interface OwnerHooks {

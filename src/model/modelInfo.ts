@@ -6,6 +6,7 @@ import { describeValue } from '../util/options.js';
 import { resourceName } from '../util/url.js';
 import { extensions } from './extensions.js';
 import { Field } from './fields.js';
+import { dev } from '../util/dev.js';
 
 /** What the table is built from: a model class's statics. */
 export interface ModelStatics {
@@ -33,7 +34,7 @@ export interface ModelInfo {
 }
 
 /** @internal Where a model class keeps its table: on its prototype, so each record finds it at once. */
-export const INFO: unique symbol = Symbol('rest-proxy.modelInfo');
+export const INFO: unique symbol = Symbol(dev('rest-proxy.modelInfo'));
 
 interface WithInfo {
   readonly [INFO]?: ModelInfo | undefined;

@@ -37,7 +37,7 @@ export interface RecordsHost<M extends Model> {
 }
 
 /** @internal Store[UNLIST]: take records out of the list without marking them for destroy. */
-export const UNLIST: unique symbol = Symbol('rest-proxy.unlist');
+export const UNLIST: unique symbol = Symbol(dev('rest-proxy.unlist'));
 
 /** Whether a removed record is to be destroyed: saved, or new with a create that may have been applied or is running. */
 export function toDestroy(record: Model<object>): boolean {

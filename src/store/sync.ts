@@ -14,6 +14,7 @@ import type { Operation } from '../operation/Operation.js';
 import { WRITE_STATE } from '../operation/protocol.js';
 import type { BatchOptions, Proxy } from '../proxy/Proxy.js';
 import type { SyncOptions } from './options.js';
+import { dev } from '../util/dev.js';
 
 /** What a sync needs of its store. */
 export interface SyncHost<M extends Model<object>> {
@@ -53,7 +54,7 @@ export function planSync<M extends Model<object>>(records: readonly M[], removed
 }
 
 /** @internal Store[SHARED]: a session's sync writes the store's records. */
-export const SHARED: unique symbol = Symbol('rest-proxy.shared');
+export const SHARED: unique symbol = Symbol(dev('rest-proxy.shared'));
 
 /** A sync of others writing a store's records: `before` asks the store's `beforesync` (false: leave them out, then `end`), `wrote` per operation of them that succeeded, `end` once. */
 export interface SyncShare<M extends Model<object> = Model<object>> {
