@@ -179,8 +179,9 @@ export class StoreRecords<M extends Model> {
   /** Unlist records: saved ones (`destroy`) kept for the next sync to destroy, the others let go. What was removed, and where each was shown. */
   take(records: readonly M[], destroy: boolean): { removed: M[]; indexes: number[] } {
     const taken = this.list.take(new Set(records));
-    for (const { record, at } of taken) {
-      if (destroy && toDestroy(record)) this.changes.remove(record, at);
+    // Each kept as if removed one by one (where it stood once the ones before it were out), so that putting them back last first restores the order.
+    for (const [k, { record, at }] of taken.entries()) {
+      if (destroy && toDestroy(record)) this.changes.remove(record, at - k);
       else unjoin(record, this.owner);
     }
     return { removed: taken.map(({ record }) => record), indexes: taken.map(({ shownAt }) => shownAt) };
@@ -214,7 +215,8 @@ export class StoreRecords<M extends Model> {
     for (const record of [...list.all, ...changes.offPage]) if (record.dirty) record.reject();
     const restore = changes.removed;
     changes.clear();
-    for (const record of restore) {
+    // Last removed first: each index was taken from the list as it stood at that removal.
+    for (const record of restore.reverse()) {
       const index = changes.removedAt(record) ?? list.all.length;
       record.reject();
       // Its destroy may have been applied: it stays removed, and the next sync confirms it.
