@@ -10,9 +10,12 @@ import type { AnyModel } from './types.js';
 
 /** The stores of each attached model that loaded in this tab (weakly: a store let go is forgotten). */
 const stores = new WeakMap<AnyModel, Set<WeakRef<object>>>();
+const noted = new WeakSet<object>();
 
-/** A store of `model` loaded (the outbox's restore hook): its records may be found by id. */
+/** A store of `model` loaded (the outbox's restore hook, at each load): its records may be found by id. */
 export function noteStore(model: AnyModel, store: object): void {
+  if (noted.has(store)) return;
+  noted.add(store);
   let set = stores.get(model);
   if (set === undefined) stores.set(model, (set = new Set()));
   set.add(new WeakRef(store));

@@ -9,6 +9,7 @@ import type { WriteState } from '../model/writeState.js';
 import { Operation } from '../operation/Operation.js';
 import { ServerProxy } from '../proxy/ServerProxy.js';
 import { checkEntry, type Entry, type Fields } from './entry.js';
+import { heldRecord } from './held.js';
 import type { StoredObject } from './storage.js';
 import type { AnyModel } from './types.js';
 
@@ -79,19 +80,27 @@ function isStored(value: unknown): value is StoredObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof Reflect.get(value, 'id') === 'string';
 }
 
-/** Make a record of stored entries again (its entries in order): its base, then each entry's values on top. */
+/**
+ * Make a record of stored entries again (its entries in order): its base, then each entry's values
+ * on top. A saved row this tab already holds (a page a ReadCache showed, a session's record, both
+ * made before the outbox opened) is that record, the entries' values put on top of it: one record
+ * per row, whose write's answer is applied to it.
+ */
 export function restoreRecord(clientId: string, entries: readonly Entry[], models: ReadonlyMap<string, AnyModel>): Model<object> | undefined {
   const first = entries[0];
   const model = first === undefined ? undefined : models.get(first.entity);
   if (first === undefined || model === undefined) return undefined;
   // Only declared fields: a stored name the model lacks ("__proto__", a field since removed) failed its entry ('config').
   const known = (values: Fields): Record<string, unknown> => Object.fromEntries(Object.entries(values).filter(([name]) => model.getFields().some((field) => field.name === name)));
+  const held = first.action === 'create' || first.rid === null ? undefined : heldRecord(model, first.rid);
+  // (A held record with a client id of its own has writes of its own: it is left alone.)
+  const adopt = held !== undefined && !held.phantom && metaOf(held).clientId === undefined;
   const base = known(first.action === 'create' ? first.values : first.before);
   if (first.rid !== null) base[model.idProperty] = first.rid;
   try {
-    const record = new model(base);
+    const record = adopt ? held : new model(base);
     metaOf(record).clientId = clientId;
-    if (first.etag !== null) record.etag = first.etag;
+    if (first.etag !== null) record.etag = first.etag; // the version the edits were made on
     for (const entry of entries) if (entry.action !== 'destroy' && (entry !== first || entry.action === 'update')) record.set(known(entry.values));
     return record;
   } catch {
