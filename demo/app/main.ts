@@ -1,4 +1,5 @@
-import { Store } from '../../src/index.js';
+import { Store, type FieldName, type SorterOf } from '../../src/index.js';
+import { IndexedDBStorage, ReadCache } from '../../src/offline.js';
 import { byId, debounce } from './dom.js';
 import { mountFreshness, STALE_TIME } from './freshness.js';
 import { UserGrid } from './grid.js';
@@ -16,7 +17,31 @@ import { userProxyConfig, type ProxySettings } from './userProxy.js';
 
 // ---- the store: paged, sorted and filtered by the server; fresh for 30 s ------------------------
 
-const store = new Store<User>({ model: User, pageSize: 20, remoteSort: true, remoteFilter: true, staleTime: STALE_TIME });
+// The last page read is kept (IndexedDB): after a reload it is shown at once, offline too, marked
+// stale until the server confirms it (a 304 to its ETag) or sends what changed.
+const reads = new ReadCache({ storage: new IndexedDBStorage({ name: 'rest-proxy-demo-reads' }), scope: 'demo' });
+reads.on('error', (event) => messages.error('The read cache:', event.error));
+// The page is restored only for the same query: the sort is kept across reloads too.
+const SORT_KEY = 'rest-proxy-demo:sort';
+const store = new Store<User>({ model: User, pageSize: 20, remoteSort: true, remoteFilter: true, staleTime: STALE_TIME, sorters: savedSort(), persist: { cache: reads, key: 'users' } });
+store.on('load', () => localStorage.setItem(SORT_KEY, JSON.stringify(store.sorters.map(({ property, direction }) => ({ property, direction })))));
+
+function savedSort(): SorterOf<User>[] {
+  let saved: unknown;
+  try {
+    saved = JSON.parse(localStorage.getItem(SORT_KEY) ?? '[]');
+  } catch {
+    return [];
+  }
+  const fields: readonly FieldName<User>[] = ['id', 'name', 'email', 'age', 'active', 'created'];
+  return (Array.isArray(saved) ? saved : []).flatMap((sorter: unknown): SorterOf<User>[] => {
+    if (typeof sorter !== 'object' || sorter === null) return [];
+    const property: unknown = Reflect.get(sorter, 'property');
+    const direction: unknown = Reflect.get(sorter, 'direction');
+    const field = fields.find((name) => name === property);
+    return field !== undefined && (direction === 'ASC' || direction === 'DESC') ? [{ property: field, direction }] : [];
+  });
+}
 
 // ---- the page --------------------------------------------------------------------------------
 

@@ -423,6 +423,12 @@ if (!existsSync(CHROMIUM)) {
       await waitForText('#outbox-summary', /^Outbox: 1 pending, 0 sending, 0 failed, paused \(offline\)$/);
       expect(await offline().isChecked()).toBe(true);
       expect(await serverUser(12)).toEqual(before);
+      // Offline, the page read before the reload is shown from the read cache (issue 32, item 6),
+      // with the kept edit on its row (one record: the outbox's), and marked stale.
+      await page.waitForFunction(() => document.querySelector('#freshness')?.getAttribute('data-state') === 'stale');
+      expect(await row(12).locator('input[data-field="name"]').inputValue()).toBe('Offline Name');
+      expect(await classesOf(row(12).locator('td.cell-name'))).toContain('is-dirty');
+      expect(await classesOf(page.locator('#users'))).toContain('is-stale');
 
       await offline().uncheck();
       await waitForText('#outbox-summary', /^Outbox: not in use/);
@@ -437,9 +443,9 @@ if (!existsSync(CHROMIUM)) {
       expect(writes.filter((entry) => entry.status !== 'offline').map((entry) => `${entry.method} ${entry.url} ${entry.status}`)).toEqual(['PATCH /api/users/12 200']);
       expect(new Set(writes.map((entry) => `${entry.method} ${entry.url}`))).toEqual(new Set(['PATCH /api/users/12']));
       expect(await page.getByRole('switch', { name: /Batch actions/ }).isDisabled()).toBe(false);
-      // The page came back with its switches off: Format on again for the last step.
+      // The page came back with its switches off (and its sort, by id, kept): Format on again for the last step.
       await page.getByRole('switch', { name: /Format/ }).check();
-      await waitForRequest('GET', /^\/api\/users\.json\?_page=1&_limit=20$/, 200);
+      await waitForRequest('GET', /^\/api\/users\.json\?_page=1&_limit=20&_sort=id&_order=asc$/, 200);
       await waitForLoad();
     });
 
