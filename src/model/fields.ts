@@ -91,21 +91,24 @@ const CONVERTED: Record<FieldType, (value: unknown) => boolean> = {
 
 const TYPES: readonly FieldType[] = ['auto', 'string', 'int', 'number', 'boolean', 'date'];
 const CONFIG_KEYS = new Set(['name', 'type', 'defaultValue', 'allowNull', 'persist', 'mapping', 'convert', 'serialize']);
+/** The options of a field config checked by type alone. */
+const OPTION_TYPES = [['allowNull', 'boolean'], ['persist', 'boolean'], ['convert', 'function'], ['serialize', 'function']] as const;
 
 /** A declared field of a model class, with its converter built once. */
 export class Field implements FieldInfo {
-  readonly name: string;
-  readonly type: FieldType;
-  readonly mapping: string | undefined;
-  readonly persist: boolean;
-  readonly serialize: FieldConfig['serialize'];
-  readonly defaultValue: unknown;
-  readonly allowNull: boolean;
-  readonly customConvert: FieldConfig['convert'];
+  // Declared, not defined: the constructor sets each one (and the bundle carries no field list).
+  declare readonly name: string;
+  declare readonly type: FieldType;
+  declare readonly mapping: string | undefined;
+  declare readonly persist: boolean;
+  declare readonly serialize: FieldConfig['serialize'];
+  declare readonly defaultValue: unknown;
+  declare readonly allowNull: boolean;
+  declare readonly customConvert: FieldConfig['convert'];
   /** Converted on first read, not when a record is made from server data (built-in types only). */
-  readonly lazy: boolean;
+  declare readonly lazy: boolean;
   /** What null converts to (the type's empty value with `allowNull: false`, else null), made once: a field given no value reads as it (readField), unless a custom convert makes it. */
-  readonly blank: unknown;
+  declare readonly blank: unknown;
   /** The type's check, looked up once (readField calls it on every read of a lazy field). */
   readonly #inType: (value: unknown) => boolean;
 
@@ -120,11 +123,8 @@ export class Field implements FieldInfo {
     }
     const type = TYPES.find((candidate) => candidate === (config.type ?? 'auto'));
     if (type === undefined) throw new TypeError(`${where}: type must be one of ${TYPES.join(', ')}, got ${describeValue(config.type)}`);
-    for (const key of ['allowNull', 'persist'] as const) {
-      if (config[key] !== undefined && typeof config[key] !== 'boolean') throw new TypeError(`${where}: ${key} must be a boolean, got ${describeValue(config[key])}`);
-    }
-    for (const key of ['convert', 'serialize'] as const) {
-      if (config[key] !== undefined && typeof config[key] !== 'function') throw new TypeError(`${where}: ${key} must be a function, got ${describeValue(config[key])}`);
+    for (const [key, kind] of OPTION_TYPES) {
+      if (config[key] !== undefined && typeof config[key] !== kind) throw new TypeError(`${where}: ${key} must be a ${kind}, got ${describeValue(config[key])}`);
     }
     if (config.mapping !== undefined && (typeof config.mapping !== 'string' || config.mapping === '')) {
       throw new TypeError(`${where}: mapping must be a non-empty string, got ${describeValue(config.mapping)}`);

@@ -56,8 +56,9 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (value instanceof Date) return 'a Date';
   if (typeof value === 'object') {
-    const modelClass: unknown = 'getModelClass' in value && typeof value.getModelClass === 'function' ? Reflect.apply(value.getModelClass, value, []) : undefined;
-    const name: unknown = typeof modelClass === 'function' && 'getEntityName' in modelClass && typeof modelClass.getEntityName === 'function' ? Reflect.apply(modelClass.getEntityName, modelClass, []) : undefined;
+    // A record's class (its constructor) names its model.
+    const model: unknown = value.constructor;
+    const name: unknown = typeof model === 'function' && 'getEntityName' in model && typeof model.getEntityName === 'function' ? Reflect.apply(model.getEntityName, model, []) : undefined;
     return typeof name === 'string' ? `a record of ${name}` : isPlainObject(value) ? 'an object' : 'an object (not a plain one)';
   }
   return String(value);
