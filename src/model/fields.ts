@@ -1,6 +1,7 @@
 import type { FieldInfo, FieldType, RecordLike } from '../operation/types.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
+import { dev } from '../util/dev.js';
 
 /** A field declaration: a name (type `'auto'`), or a config. */
 export interface FieldConfig {
@@ -115,14 +116,14 @@ export class Field implements FieldInfo {
   constructor(declaration: FieldDeclaration, modelName: string) {
     const config: FieldConfig = typeof declaration === 'string' ? { name: declaration } : declaration;
     if (!isPlainObject(config) || typeof config.name !== 'string' || config.name === '') {
-      throw new TypeError(`${modelName}.fields: each field must be a name or a config with a name, got ${describeValue(declaration)}`);
+      throw new TypeError(`${modelName}.fields: ${dev('each field must be a name or a config with a name', 'not a field')}, got ${describeValue(declaration)}`);
     }
     const where = `${modelName}.fields "${config.name}"`;
     for (const key of Object.keys(config)) {
       if (!CONFIG_KEYS.has(key)) throw new TypeError(`${where}: unknown field option "${key}"`);
     }
     const type = TYPES.find((candidate) => candidate === (config.type ?? 'auto'));
-    if (type === undefined) throw new TypeError(`${where}: type must be one of ${TYPES.join(', ')}, got ${describeValue(config.type)}`);
+    if (type === undefined) throw new TypeError(`${where}: type ${dev(`must be one of ${TYPES.join(', ')}`, 'is unknown')}, got ${describeValue(config.type)}`);
     for (const [key, kind] of OPTION_TYPES) {
       if (config[key] !== undefined && typeof config[key] !== kind) throw new TypeError(`${where}: ${key} must be a ${kind}, got ${describeValue(config[key])}`);
     }

@@ -57,7 +57,7 @@ export function infoOf(model: ModelStatics): ModelInfo {
   const byName = new Map<string, Field>();
   for (const cls of chain) {
     const own = cls.fields;
-    if (!Array.isArray(own)) throw new TypeError(`${name}.fields must be an array of field names or configs, got ${describeValue(own)}`);
+    if (!Array.isArray(own)) throw new TypeError(`${name}.fields must be an array${dev(' of field names or configs')}, got ${describeValue(own)}`);
     for (const declaration of own) {
       const field = new Field(declaration, name);
       byName.set(field.name, field);
