@@ -78,7 +78,7 @@ export function infoOf(model: ModelStatics): ModelInfo {
   };
   // Before the table is kept: a bad declaration throws again at the next use.
   extensions.modelReady?.(model);
-  Object.defineProperty(prototype, INFO, { value: info, enumerable: false, configurable: true });
+  Object.defineProperty(prototype, INFO, { value: info, configurable: true });
   return info;
 }
 

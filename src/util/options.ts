@@ -58,7 +58,7 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'object') {
     // A record's class (its constructor) names its model.
     const model: unknown = value.constructor;
-    const name: unknown = typeof model === 'function' && 'getEntityName' in model && typeof model.getEntityName === 'function' ? Reflect.apply(model.getEntityName, model, []) : undefined;
+    const name: unknown = typeof model === 'function' && 'getEntityName' in model && typeof model.getEntityName === 'function' ? model.getEntityName() : undefined;
     return typeof name === 'string' ? `a record of ${name}` : isPlainObject(value) ? 'an object' : 'an object (not a plain one)';
   }
   return String(value);
@@ -95,24 +95,17 @@ function values(owner: WithOptionValues): Record<string, unknown> {
   return (owner[VALUES] ??= {});
 }
 
-/** Store the default of one option. */
-function storeDefault(owner: object, name: string, spec: OptionSpec): void {
-  const initial = spec.initial ? spec.initial() : undefined;
-  values(owner)[name] = initial !== undefined && spec.normalize ? spec.normalize(initial, owner) : initial;
-  changed(owner);
-}
-
-/** Check and store one option; `undefined` restores the default (or, for a param name, turns it off). */
-function store(owner: object, className: string, name: string, spec: OptionSpec, value: unknown): void {
-  if (value === undefined) {
-    if (spec.keepUndefined) values(owner)[name] = undefined;
-    else storeDefault(owner, name, spec);
-    return;
-  }
-  check(className, name, spec, value);
-  const problem = spec.problem?.(value);
-  if (problem !== undefined) throw new TypeError(`${className}: ${name}: ${problem}`);
-  values(owner)[name] = spec.normalize ? spec.normalize(value, owner) : value;
+/**
+ * Check and store one option. `undefined`, or an option not `given` (left out of a config), is
+ * its default; but a param name given as undefined is undefined (the param is not sent).
+ */
+function store(owner: object, className: string, name: string, spec: OptionSpec, value: unknown, given = true): void {
+  if (value !== undefined) {
+    check(className, name, spec, value);
+    const problem = spec.problem?.(value);
+    if (problem !== undefined) throw new TypeError(`${className}: ${name}: ${problem}`);
+  } else if (!given || !spec.keepUndefined) value = spec.initial?.();
+  values(owner)[name] = value !== undefined && spec.normalize ? spec.normalize(value, owner) : value;
   changed(owner);
 }
 
@@ -192,9 +185,8 @@ export function applyOptions(
 ): void {
   const given = checkedConfig(className, schema, config);
   for (const [name, spec] of entriesOf(schema)) {
-    // An option left out takes its default; one given as undefined is stored as undefined.
-    if (Object.hasOwn(given, name)) store(owner, className, name, spec, Reflect.get(given, name));
-    else storeDefault(owner, name, spec);
+    const own = Object.hasOwn(given, name);
+    store(owner, className, name, spec, own ? Reflect.get(given, name) : undefined, own);
   }
 }
 
