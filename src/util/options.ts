@@ -244,5 +244,5 @@ export function option(
   initial?: () => unknown,
   normalize?: (value: unknown, owner: object) => unknown,
 ): OptionSpec {
-  return { expect: check.expect, test: (value) => value === undefined || check.test(value), initial, normalize, ...(check.problem ? { problem: check.problem } : {}) };
+  return { ...check, test: (value) => value === undefined || check.test(value), initial, normalize };
 }
