@@ -78,7 +78,12 @@ const CONVERTERS: Record<Exclude<FieldType, 'auto'>, (value: unknown) => Convert
   date: toDate,
 };
 
-const EMPTY: Record<FieldType, unknown> = { auto: null, date: null, string: '', int: 0, number: 0, boolean: false };
+/** Each field type (its keys, in the order messages list them), with its empty value. */
+const EMPTY: Record<FieldType, unknown> = { auto: null, string: '', int: 0, number: 0, boolean: false, date: null };
+
+function isFieldType(type: unknown): type is FieldType {
+  return typeof type === 'string' && Object.hasOwn(EMPTY, type);
+}
 
 /** Whether a value is already in the field type's form (so a lazy conversion can be skipped). */
 const CONVERTED: Record<FieldType, (value: unknown) => boolean> = {
@@ -90,7 +95,6 @@ const CONVERTED: Record<FieldType, (value: unknown) => boolean> = {
   date: (v) => v instanceof Date,
 };
 
-const TYPES: readonly FieldType[] = ['auto', 'string', 'int', 'number', 'boolean', 'date'];
 const CONFIG_KEYS = new Set(['name', 'type', 'defaultValue', 'allowNull', 'persist', 'mapping', 'convert', 'serialize']);
 /** The options of a field config checked by type alone. */
 const OPTION_TYPES = [['allowNull', 'boolean'], ['persist', 'boolean'], ['convert', 'function'], ['serialize', 'function']] as const;
@@ -122,8 +126,8 @@ export class Field implements FieldInfo {
     for (const key of Object.keys(config)) {
       if (!CONFIG_KEYS.has(key)) throw new TypeError(`${where}: unknown field option "${key}"`);
     }
-    const type = TYPES.find((candidate) => candidate === (config.type ?? 'auto'));
-    if (type === undefined) throw new TypeError(`${where}: type ${dev(`must be one of ${TYPES.join(', ')}`, 'is unknown')}, got ${describeValue(config.type)}`);
+    const type = config.type ?? 'auto';
+    if (!isFieldType(type)) throw new TypeError(`${where}: type ${dev(`must be one of ${Object.keys(EMPTY).join(', ')}`, 'is unknown')}, got ${describeValue(config.type)}`);
     for (const [key, kind] of OPTION_TYPES) {
       if (config[key] !== undefined && typeof config[key] !== kind) throw new TypeError(`${where}: ${key} must be a ${kind}, got ${describeValue(config[key])}`);
     }

@@ -164,12 +164,8 @@ export function assignOptions(owner: object, className: string, schema: OptionSc
   // given are checked, the others take their default.
   for (const [name, spec] of entriesOf(schema)) {
     const value: unknown = Object.hasOwn(given, name) ? Reflect.get(given, name) : undefined;
-    if (value === undefined) {
-      Reflect.set(owner, name, spec.initial === undefined ? undefined : spec.initial());
-      continue;
-    }
-    check(className, name, spec, value);
-    Reflect.set(owner, name, value);
+    if (value !== undefined) check(className, name, spec, value);
+    Reflect.set(owner, name, value === undefined ? spec.initial?.() : value);
   }
 }
 
