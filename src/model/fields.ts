@@ -1,6 +1,6 @@
 import type { FieldInfo, FieldType, RecordLike } from '../operation/types.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
-import { describeValue, isPlainObject } from '../util/options.js';
+import { describeValue, is, isPlainObject } from '../util/options.js';
 import { dev } from '../util/dev.js';
 
 /** A field declaration: a name (type `'auto'`), or a config. */
@@ -96,8 +96,14 @@ const CONVERTED: Record<FieldType, (value: unknown) => boolean> = {
 };
 
 const CONFIG_KEYS = new Set(['name', 'type', 'defaultValue', 'allowNull', 'persist', 'mapping', 'convert', 'serialize']);
-/** The options of a field config checked by type alone. */
-const OPTION_TYPES = [['allowNull', 'boolean'], ['persist', 'boolean'], ['convert', 'function'], ['serialize', 'function']] as const;
+/** The checks of a field config's options (name and type have their own). */
+const OPTION_CHECKS = [
+  ['allowNull', is.boolean],
+  ['persist', is.boolean],
+  ['convert', is.function],
+  ['serialize', is.function],
+  ['mapping', { expect: 'a non-empty string', test: (v: unknown) => typeof v === 'string' && v !== '' }],
+] as const;
 
 /** A declared field of a model class, with its converter built once. */
 export class Field implements FieldInfo {
@@ -128,11 +134,8 @@ export class Field implements FieldInfo {
     }
     const type = config.type ?? 'auto';
     if (!isFieldType(type)) throw new TypeError(`${where}: type ${dev(`must be one of ${Object.keys(EMPTY).join(', ')}`, 'is unknown')}, got ${describeValue(config.type)}`);
-    for (const [key, kind] of OPTION_TYPES) {
-      if (config[key] !== undefined && typeof config[key] !== kind) throw new TypeError(`${where}: ${key} must be a ${kind}, got ${describeValue(config[key])}`);
-    }
-    if (config.mapping !== undefined && (typeof config.mapping !== 'string' || config.mapping === '')) {
-      throw new TypeError(`${where}: mapping must be a non-empty string, got ${describeValue(config.mapping)}`);
+    for (const [key, check] of OPTION_CHECKS) {
+      if (config[key] !== undefined && !check.test(config[key])) throw new TypeError(`${where}: ${key} must be ${check.expect}, got ${describeValue(config[key])}`);
     }
     this.name = config.name;
     this.type = type;
