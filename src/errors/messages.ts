@@ -85,8 +85,8 @@ export const CANNOT_SEND = {
 export function redirectedWrite(label: string, status: number, location: string, suggestion: string): string {
   const to = location === '' ? '' : ` to ${location}`;
   const code = status === 0 ? 'a redirect' : `${status}, a redirect${to}`;
-  return `${label} was answered ${code}; writes never follow redirects${dev(
-    `, so it was not sent there and nothing was applied (the record keeps its changes). To fix it, ${suggestion || (location === '' ? 'point the proxy at the final url (the browser hides where the redirect leads: see the network panel)' : `point the proxy at the final url`)}`,
+  return `${label} was answered ${code}${dev(
+    `; writes never follow redirects, so it was not sent there and nothing was applied (the record keeps its changes). To fix it, ${suggestion || (location === '' ? 'point the proxy at the final url (the browser hides where the redirect leads: see the network panel)' : `point the proxy at the final url`)}`,
   )}`;
 }
 

@@ -325,7 +325,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
    */
   async reload(options: PersistOptions = {}): Promise<this> {
     const id = this.getId();
-    if (!isValidId(id) || this.phantom) throw new TypeError(`${entityNameOf(recordInfo(this).model)}.reload: the record has no id yet (it is new)${dev('; save it first')}`);
+    if (!isValidId(id) || this.phantom) throw new TypeError(`${entityNameOf(recordInfo(this).model)}.reload: the record has no id yet${dev(' (it is new); save it first')}`);
     const sent = now();
     const item = await readOne(proxyOf(this, options), id, options, this);
     const fresh = item instanceof Model ? item : isPlainObject(item) ? recordFromServer(this.getModelClass(), item) : undefined;

@@ -15,6 +15,7 @@ import type { Model } from './Model.js';
 import { infoOf, type ModelStatics } from './modelInfo.js';
 import type { ModelInit } from './types.js';
 import { rulesOf, type ValidatorsOf } from './validate.js';
+import { dev } from '../util/dev.js';
 
 
 /** Types only: the value type an `auto<T>()` field declares. */
@@ -97,7 +98,7 @@ export function defineModel<const F extends FieldsInput, const P extends Proxy |
   options: DefineOptions<F, P, I>,
 ): DefinedModel<RecordOf<F, I>, P>;
 export function defineModel(this: ModelBase, options: DefineOptions<FieldsInput, unknown, string>): unknown {
-  if (!isPlainObject(options)) throw new TypeError(`Model.define: expected { fields, proxy?, validators?, ... }, got ${describeValue(options)}`);
+  if (!isPlainObject(options)) throw new TypeError(`Model.define: expected ${dev('{ fields, proxy?, validators?, ... }', 'an object')}, got ${describeValue(options)}`);
   for (const key of Object.keys(options)) if (!OPTIONS.has(key)) throw new TypeError(`Model.define: unknown option "${key}"`);
   const given: unknown = options.fields;
   const fields = isPlainObject(given) ? Object.entries(given).map(([name, spec]) => (isPlainObject(spec) ? { ...spec, name } : { name, type: spec })) : given;

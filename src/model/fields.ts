@@ -1,6 +1,7 @@
 import type { FieldInfo, FieldType, RecordLike } from '../operation/types.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
-import { describeValue, isPlainObject } from '../util/options.js';
+import { describeValue, is, isPlainObject } from '../util/options.js';
+import { dev } from '../util/dev.js';
 
 /** A field declaration: a name (type `'auto'`), or a config. */
 export interface FieldConfig {
@@ -77,7 +78,12 @@ const CONVERTERS: Record<Exclude<FieldType, 'auto'>, (value: unknown) => Convert
   date: toDate,
 };
 
-const EMPTY: Record<FieldType, unknown> = { auto: null, date: null, string: '', int: 0, number: 0, boolean: false };
+/** Each field type (its keys, in the order messages list them), with its empty value. */
+const EMPTY: Record<FieldType, unknown> = { auto: null, string: '', int: 0, number: 0, boolean: false, date: null };
+
+function isFieldType(type: unknown): type is FieldType {
+  return typeof type === 'string' && Object.hasOwn(EMPTY, type);
+}
 
 /** Whether a value is already in the field type's form (so a lazy conversion can be skipped). */
 const CONVERTED: Record<FieldType, (value: unknown) => boolean> = {
@@ -89,45 +95,47 @@ const CONVERTED: Record<FieldType, (value: unknown) => boolean> = {
   date: (v) => v instanceof Date,
 };
 
-const TYPES: readonly FieldType[] = ['auto', 'string', 'int', 'number', 'boolean', 'date'];
 const CONFIG_KEYS = new Set(['name', 'type', 'defaultValue', 'allowNull', 'persist', 'mapping', 'convert', 'serialize']);
+/** The checks of a field config's options (name and type have their own). */
+const OPTION_CHECKS = [
+  ['allowNull', is.boolean],
+  ['persist', is.boolean],
+  ['convert', is.function],
+  ['serialize', is.function],
+  ['mapping', { expect: 'a non-empty string', test: (v: unknown) => typeof v === 'string' && v !== '' }],
+] as const;
 
 /** A declared field of a model class, with its converter built once. */
 export class Field implements FieldInfo {
-  readonly name: string;
-  readonly type: FieldType;
-  readonly mapping: string | undefined;
-  readonly persist: boolean;
-  readonly serialize: FieldConfig['serialize'];
-  readonly defaultValue: unknown;
-  readonly allowNull: boolean;
-  readonly customConvert: FieldConfig['convert'];
+  // Declared, not defined: the constructor sets each one (and the bundle carries no field list).
+  declare readonly name: string;
+  declare readonly type: FieldType;
+  declare readonly mapping: string | undefined;
+  declare readonly persist: boolean;
+  declare readonly serialize: FieldConfig['serialize'];
+  declare readonly defaultValue: unknown;
+  declare readonly allowNull: boolean;
+  declare readonly customConvert: FieldConfig['convert'];
   /** Converted on first read, not when a record is made from server data (built-in types only). */
-  readonly lazy: boolean;
+  declare readonly lazy: boolean;
   /** What null converts to (the type's empty value with `allowNull: false`, else null), made once: a field given no value reads as it (readField), unless a custom convert makes it. */
-  readonly blank: unknown;
+  declare readonly blank: unknown;
   /** The type's check, looked up once (readField calls it on every read of a lazy field). */
   readonly #inType: (value: unknown) => boolean;
 
   constructor(declaration: FieldDeclaration, modelName: string) {
     const config: FieldConfig = typeof declaration === 'string' ? { name: declaration } : declaration;
     if (!isPlainObject(config) || typeof config.name !== 'string' || config.name === '') {
-      throw new TypeError(`${modelName}.fields: each field must be a name or a config with a name, got ${describeValue(declaration)}`);
+      throw new TypeError(`${modelName}.fields: ${dev('each field must be a name or a config with a name', 'not a field')}, got ${describeValue(declaration)}`);
     }
     const where = `${modelName}.fields "${config.name}"`;
     for (const key of Object.keys(config)) {
       if (!CONFIG_KEYS.has(key)) throw new TypeError(`${where}: unknown field option "${key}"`);
     }
-    const type = TYPES.find((candidate) => candidate === (config.type ?? 'auto'));
-    if (type === undefined) throw new TypeError(`${where}: type must be one of ${TYPES.join(', ')}, got ${describeValue(config.type)}`);
-    for (const key of ['allowNull', 'persist'] as const) {
-      if (config[key] !== undefined && typeof config[key] !== 'boolean') throw new TypeError(`${where}: ${key} must be a boolean, got ${describeValue(config[key])}`);
-    }
-    for (const key of ['convert', 'serialize'] as const) {
-      if (config[key] !== undefined && typeof config[key] !== 'function') throw new TypeError(`${where}: ${key} must be a function, got ${describeValue(config[key])}`);
-    }
-    if (config.mapping !== undefined && (typeof config.mapping !== 'string' || config.mapping === '')) {
-      throw new TypeError(`${where}: mapping must be a non-empty string, got ${describeValue(config.mapping)}`);
+    const type = config.type ?? 'auto';
+    if (!isFieldType(type)) throw new TypeError(`${where}: type ${dev(`must be one of ${Object.keys(EMPTY).join(', ')}`, 'is unknown')}, got ${describeValue(config.type)}`);
+    for (const [key, check] of OPTION_CHECKS) {
+      if (config[key] !== undefined && !check.test(config[key])) throw new TypeError(`${where}: ${key} must be ${check.expect}, got ${describeValue(config[key])}`);
     }
     this.name = config.name;
     this.type = type;

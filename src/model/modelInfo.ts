@@ -57,7 +57,7 @@ export function infoOf(model: ModelStatics): ModelInfo {
   const byName = new Map<string, Field>();
   for (const cls of chain) {
     const own = cls.fields;
-    if (!Array.isArray(own)) throw new TypeError(`${name}.fields must be an array of field names or configs, got ${describeValue(own)}`);
+    if (!Array.isArray(own)) throw new TypeError(`${name}.fields must be an array${dev(' of field names or configs')}, got ${describeValue(own)}`);
     for (const declaration of own) {
       const field = new Field(declaration, name);
       byName.set(field.name, field);
@@ -78,7 +78,7 @@ export function infoOf(model: ModelStatics): ModelInfo {
   };
   // Before the table is kept: a bad declaration throws again at the next use.
   extensions.modelReady?.(model);
-  Object.defineProperty(prototype, INFO, { value: info, enumerable: false, configurable: true });
+  Object.defineProperty(prototype, INFO, { value: info, configurable: true });
   return info;
 }
 

@@ -21,6 +21,7 @@ import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
 import { invalidError } from './validate.js';
 import { asFieldValue, mergeServerValues, ownValue, readField, sameFieldValue, type ValueHolder } from './values.js';
+import { dev } from '../util/dev.js';
 import { ERASED, isPhantom, mayExist, reduce, SAVED, type CreateRequest } from './writeState.js';
 
 // ---- save() and destroy() ---------------------------------------------------------------
@@ -63,7 +64,7 @@ export const gateOf = (record: Model<object>, options: PersistOptions): OutboxGa
 
 /** Decide: a new record is created, an edited one (or one whose body carries its children's changes, nested write) updated, a clean one sends nothing. */
 function decide(record: Model<object>): Action | undefined {
-  if (record.erased) throw new TypeError(`${entityNameOf(recordInfo(record).model)}.save: the record was destroyed; make a new one to create it again`);
+  if (record.erased) throw new TypeError(`${entityNameOf(recordInfo(record).model)}.save: the record was destroyed${dev('; make a new one to create it again')}`);
   return record.phantom ? 'create' : record.dirty || extensions.nestedWrite?.carries(record) === true ? 'update' : undefined;
 }
 

@@ -11,6 +11,7 @@ import { touch, type Internals } from './internal.js';
 import { entityNameOf, infoOf, recordInfo, type ModelStatics } from './modelInfo.js';
 import { readField, type ValueHolder } from './values.js';
 import { metaOf } from './internal.js';
+import { dev } from '../util/dev.js';
 
 /** A rule for one field: the messages of what fails (none when the value passes). Made by presence(), length(), ... custom(). */
 export type Validator = (value: unknown, record: RecordLike) => readonly string[];
@@ -41,7 +42,7 @@ export function rulesOf(model: ModelStatics & { readonly validators?: unknown })
     for (const [field, value] of Object.entries(given)) {
       const list: unknown[] = Array.isArray(value) ? value : [value];
       if (field === '__proto__' || (info.fields.length > 0 && !info.byName.has(field) && field !== info.idProperty)) throw new TypeError(`${where}: "${field}" is no declared field`);
-      if (!list.every((rule): rule is Validator => typeof rule === 'function')) throw new TypeError(`${where} "${field}": expected validators such as presence(), got ${describeValue(value)}`);
+      if (!list.every((rule): rule is Validator => typeof rule === 'function')) throw new TypeError(`${where} "${field}": expected validators${dev(' such as presence()')}, got ${describeValue(value)}`);
       rules.push([field, list]);
     }
   }

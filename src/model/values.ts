@@ -11,6 +11,7 @@ import { DATA, eachOwner, META, newMeta, stamp, tidy, touch, type Internals } fr
 import { extensions } from './extensions.js';
 import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { SAVED } from './writeState.js';
+import { dev } from '../util/dev.js';
 
 /** A record as these functions reach it. */
 export type ValueHolder = Internals & RecordLike & Parameters<typeof recordInfo>[0];
@@ -133,8 +134,11 @@ export function mergeServerValues(record: ValueHolder, serverData: Record<string
   return changed ?? NONE_CHANGED;
 }
 
-export function unknownField(info: ModelInfo, where: string, name: string): TypeError {
-  return new TypeError(`${entityNameOf(info.model)}${where}: unknown field "${name}" (fields: ${info.fields.map((field) => field.name).join(', ')})`);
+/** A TypeError unless `name` is a field of the model or its id (a model that declares no field takes any name but `__proto__`). */
+function checkField(info: ModelInfo, where: string, name: string): void {
+  if (!info.byName.has(name) && name !== info.idProperty && (info.fields.length > 0 || name === '__proto__')) {
+    throw new TypeError(`${entityNameOf(info.model)}${where}: unknown field "${name}"${dev(` (fields: ${info.fields.map((field) => field.name).join(', ')})`)}`);
+  }
 }
 
 export function convertOrThrow(record: ValueHolder, field: Field, value: unknown): unknown {
@@ -149,10 +153,10 @@ export function convertOrThrow(record: ValueHolder, field: Field, value: unknown
  * takes any key but `__proto__`.
  */
 export function initValues(record: ValueHolder, info: ModelInfo, values: Record<string, unknown>, data: unknown): void {
-  if (data !== undefined && !isPlainObject(data)) throw new TypeError(`${entityNameOf(info.model)}: a record is made of an object of field values, got ${describeValue(data)}`);
+  if (data !== undefined && !isPlainObject(data)) throw new TypeError(`${entityNameOf(info.model)}: ${dev('a record is made of an object of field values', 'expected an object')}, got ${describeValue(data)}`);
   const input: Record<string, unknown> = data ?? {};
   for (const key of Object.keys(input)) {
-    if (input[key] !== undefined && !info.byName.has(key) && key !== info.idProperty && (info.fields.length > 0 || key === '__proto__')) throw unknownField(info, '', key);
+    if (input[key] !== undefined) checkField(info, '', key);
   }
   for (const field of info.fields) {
     const given = ownValue(input, field.name);
@@ -179,7 +183,7 @@ export function setValues(record: ValueHolder, nameOrValues: unknown, value: unk
   const entries: [string, unknown][] = typeof nameOrValues === 'string' ? [[nameOrValues, value]] : Object.entries(nameOrValues);
   const converted: [string, unknown, Field | undefined][] = entries.map(([name, raw]) => {
     const field = info.byName.get(name);
-    if (field === undefined && name !== info.idProperty && (info.fields.length > 0 || name === '__proto__')) throw unknownField(info, '.set', name);
+    checkField(info, '.set', name);
     return [name, field ? convertOrThrow(record, field, raw) : raw, field];
   });
   const changed: string[] = [];

@@ -4,15 +4,9 @@
  * that a sync of 1,000 new records asks for randomness once.
  */
 function uuid(): string {
-  const crypto: unknown = Reflect.get(globalThis, 'crypto');
-  const randomUUID = typeof crypto === 'object' && crypto !== null ? Reflect.get(crypto, 'randomUUID') : undefined;
-  if (typeof randomUUID === 'function') {
-    const value: unknown = Reflect.apply(randomUUID, crypto, []);
-    if (typeof value === 'string') return value;
-  }
-  let text = '';
-  for (let i = 0; i < 32; i++) text += Math.floor(Math.random() * 16).toString(16);
-  return `${text.slice(0, 8)}-${text.slice(8, 12)}-4${text.slice(13, 16)}-a${text.slice(17, 20)}-${text.slice(20)}`;
+  // randomUUID is there in secure contexts only (https, localhost): elsewhere the same form from Math.random.
+  const crypto: Partial<Crypto> | undefined = globalThis.crypto;
+  return typeof crypto?.randomUUID === 'function' ? crypto.randomUUID() : 'xxxxxxxx-xxxx-4xxx-axxx-xxxxxxxxxxxx'.replace(/x/g, () => Math.floor(Math.random() * 16).toString(16));
 }
 
 let session: string | undefined;

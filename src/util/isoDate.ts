@@ -36,18 +36,16 @@ export function canonicalIsoTime(text: string): number {
   if (year < 100 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) {
     return NaN;
   }
-  if (day > 28 && day > daysInMonth(year, month)) return NaN;
-  return daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  const days = daysFromCivil(year, month, day);
+  // A day past the month's last (Feb 30) is on or after the first of the next month.
+  if (day > 28 && days >= daysFromCivil(year, month + 1, 1)) return NaN;
+  return days * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
 }
 
 /**
  * Days from 1970-01-01 to a date of the proleptic Gregorian calendar, as Date.UTC counts them
  * (H. Hinnant's days_from_civil; integer arithmetic only, several times faster than Date.UTC).
+ * Month 13 is January of the next year, and a day past the month's last runs on into the next.
  */
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;

@@ -56,8 +56,9 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (value instanceof Date) return 'a Date';
   if (typeof value === 'object') {
-    const modelClass: unknown = 'getModelClass' in value && typeof value.getModelClass === 'function' ? Reflect.apply(value.getModelClass, value, []) : undefined;
-    const name: unknown = typeof modelClass === 'function' && 'getEntityName' in modelClass && typeof modelClass.getEntityName === 'function' ? Reflect.apply(modelClass.getEntityName, modelClass, []) : undefined;
+    // A record's class (its constructor) names its model.
+    const model: unknown = value.constructor;
+    const name: unknown = typeof model === 'function' && 'getEntityName' in model && typeof model.getEntityName === 'function' ? model.getEntityName() : undefined;
     return typeof name === 'string' ? `a record of ${name}` : isPlainObject(value) ? 'an object' : 'an object (not a plain one)';
   }
   return String(value);
@@ -94,24 +95,17 @@ function values(owner: WithOptionValues): Record<string, unknown> {
   return (owner[VALUES] ??= {});
 }
 
-/** Store the default of one option. */
-function storeDefault(owner: object, name: string, spec: OptionSpec): void {
-  const initial = spec.initial ? spec.initial() : undefined;
-  values(owner)[name] = initial !== undefined && spec.normalize ? spec.normalize(initial, owner) : initial;
-  changed(owner);
-}
-
-/** Check and store one option; `undefined` restores the default (or, for a param name, turns it off). */
-function store(owner: object, className: string, name: string, spec: OptionSpec, value: unknown): void {
-  if (value === undefined) {
-    if (spec.keepUndefined) values(owner)[name] = undefined;
-    else storeDefault(owner, name, spec);
-    return;
-  }
-  check(className, name, spec, value);
-  const problem = spec.problem?.(value);
-  if (problem !== undefined) throw new TypeError(`${className}: ${name}: ${problem}`);
-  values(owner)[name] = spec.normalize ? spec.normalize(value, owner) : value;
+/**
+ * Check and store one option. `undefined`, or an option not `given` (left out of a config), is
+ * its default; but a param name given as undefined is undefined (the param is not sent).
+ */
+function store(owner: object, className: string, name: string, spec: OptionSpec, value: unknown, given = true): void {
+  if (value !== undefined) {
+    check(className, name, spec, value);
+    const problem = spec.problem?.(value);
+    if (problem !== undefined) throw new TypeError(`${className}: ${name}: ${problem}`);
+  } else if (!given || !spec.keepUndefined) value = spec.initial?.();
+  values(owner)[name] = value !== undefined && spec.normalize ? spec.normalize(value, owner) : value;
   changed(owner);
 }
 
@@ -170,12 +164,8 @@ export function assignOptions(owner: object, className: string, schema: OptionSc
   // given are checked, the others take their default.
   for (const [name, spec] of entriesOf(schema)) {
     const value: unknown = Object.hasOwn(given, name) ? Reflect.get(given, name) : undefined;
-    if (value === undefined) {
-      Reflect.set(owner, name, spec.initial === undefined ? undefined : spec.initial());
-      continue;
-    }
-    check(className, name, spec, value);
-    Reflect.set(owner, name, value);
+    if (value !== undefined) check(className, name, spec, value);
+    Reflect.set(owner, name, value === undefined ? spec.initial?.() : value);
   }
 }
 
@@ -191,9 +181,8 @@ export function applyOptions(
 ): void {
   const given = checkedConfig(className, schema, config);
   for (const [name, spec] of entriesOf(schema)) {
-    // An option left out takes its default; one given as undefined is stored as undefined.
-    if (Object.hasOwn(given, name)) store(owner, className, name, spec, Reflect.get(given, name));
-    else storeDefault(owner, name, spec);
+    const own = Object.hasOwn(given, name);
+    store(owner, className, name, spec, own ? Reflect.get(given, name) : undefined, own);
   }
 }
 
@@ -251,5 +240,5 @@ export function option(
   initial?: () => unknown,
   normalize?: (value: unknown, owner: object) => unknown,
 ): OptionSpec {
-  return { expect: check.expect, test: (value) => value === undefined || check.test(value), initial, normalize, ...(check.problem ? { problem: check.problem } : {}) };
+  return { ...check, test: (value) => value === undefined || check.test(value), initial, normalize };
 }
