@@ -67,9 +67,9 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
       model: () => this.model,
       proxy: () => this.proxy,
       since: () => this.#loads.since,
-      emit: (name, payload) => this.fire(name, payload),
-      hears: (name) => this.hasListeners(name),
-      refresh: () => this.#refresh(),
+      updated: (record, operation, names) => this.hasListeners('update') && this.fire('update', { store: this, record, operation, modifiedFieldNames: [...names] }),
+      removed: (records, indexes) => this.#removed(records, indexes),
+      arrange: () => this.#refresh(),
       edited: () => this.#queueAutoSync(),
       changed: () => this.#view.changed(),
     });
@@ -170,11 +170,15 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   #take(records: M | readonly M[], destroy: boolean): M[] {
     const { removed, indexes } = this.#records.take(Array.isArray(records) ? records : [records], destroy);
     if (removed.length === 0) return removed;
-    this.#refresh();
-    this.fire('remove', { store: this, records: removed, indexes });
-    this.fire('datachanged', { store: this });
+    this.#removed(removed, indexes);
     if (destroy) this.#queueAutoSync();
     return removed;
+  }
+
+  #removed(records: M[], indexes: number[]): void {
+    this.#refresh();
+    this.fire('remove', { store: this, records, indexes });
+    this.fire('datachanged', { store: this });
   }
 
   /** @internal Unlist records without marking them for destroy (an association store's members follow their keys). */
