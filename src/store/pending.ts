@@ -122,7 +122,8 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
         last = id;
         return true;
       }
-      seen = idsBefore(loaded, index, key);
+      // The ids of the records before this one: the answer turned out not to be in id order.
+      seen = new Set(loaded.slice(0, index).map(key).filter((before) => before !== undefined));
     }
     if (seen.has(id)) return false;
     seen.add(id);
@@ -170,17 +171,6 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
   for (const record of offPage) kept.add(record);
   for (const record of removed) kept.add(record);
   return { list, offPage, removed, updates, rejected, kept, dropped };
-}
-
-/** The ids of the records before `index` (an answer that turned out not to be in id order). */
-function idsBefore<R>(loaded: readonly R[], index: number, key: (record: R) => string | number | undefined): Set<string | number> {
-  const ids = new Set<string | number>();
-  for (let before = 0; before < index; before++) {
-    const record = loaded[before];
-    const id = record === undefined ? undefined : key(record);
-    if (id !== undefined) ids.add(id);
-  }
-  return ids;
 }
 
 /** The unsynced changes a store keeps besides its list: removed records and edited ones off the page. */
