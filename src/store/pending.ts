@@ -182,6 +182,11 @@ export class PendingChanges<R extends { readonly dirty: boolean; readonly phanto
   /** Where each removed record stood, so that rejecting puts it back there. */
   readonly #removedAt = new WeakMap<R, number>();
 
+  /** Whether the record is one of them (removed, or off the page). */
+  has(record: R): boolean {
+    return this.removed.includes(record) || this.offPage.includes(record);
+  }
+
   /** A record taken out of the list at `at`, to be destroyed by the next sync. */
   remove(record: R, at: number): void {
     this.removed.push(record);

@@ -78,7 +78,7 @@ export class StoreRecords<M extends Model> {
       }),
       afterReject: this.#mine((own) => {
         // Its id may be back to the one it had (one it lists, not a removed one: a rejectChanges of many builds no index per record).
-        if (!this.changes.removed.includes(own) && !this.changes.offPage.includes(own)) this.list.recheck(own);
+        if (!this.changes.has(own)) this.list.recheck(own);
         host.updated(own, 'reject', []);
       }),
       afterErase: this.#mine((own) => {
@@ -141,9 +141,7 @@ export class StoreRecords<M extends Model> {
     // the list also has, by the pending lists.
     const key = idKey(record);
     if (key !== undefined && this.list.find(key) === record) return true;
-    if (key !== undefined && !record.phantom) return false;
-    const { removed, offPage } = this.changes;
-    return !(removed.length > 0 && removed.includes(record)) && !(offPage.length > 0 && offPage.includes(record));
+    return (key === undefined || record.phantom) && !this.changes.has(record);
   }
 
   /** The record with this id, among all records (also those a local filter hides). */
@@ -201,7 +199,7 @@ export class StoreRecords<M extends Model> {
       record.reject();
       // Its destroy may have been applied: it stays removed, and the next sync confirms it.
       if (mayBeGone(record[WRITE_STATE])) changes.remove(record, index);
-      else list.all.splice(Math.min(index, list.all.length), 0, record);
+      else list.all.splice(index, 0, record); // past the end: at the end
     }
     for (const { record, at } of unconfirmed) changes.remove(record, at);
     list.reindex();
@@ -237,7 +235,7 @@ export class StoreRecords<M extends Model> {
   insert(index: number, items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>): M[] {
     const batch = new Set<M>();
     for (const record of this.#toRecords(items)) {
-      if (batch.has(record) || (belongsTo(record, this.owner) && !this.changes.removed.includes(record) && !this.changes.offPage.includes(record))) continue; // already here
+      if (batch.has(record) || (belongsTo(record, this.owner) && !this.changes.has(record))) continue; // already here
       const key = idKey(record);
       const holder = key === undefined ? undefined : this.list.find(key);
       if (holder !== undefined && holder !== record) throw new TypeError(`Store of ${this.host.model().getEntityName()}: a record with id ${key} is already in the store`);
