@@ -218,11 +218,9 @@ export class PendingChanges<R extends { readonly dirty: boolean; readonly phanto
     return [...listed.filter((record) => record.dirty && !record.erased), ...this.offPage.filter((record) => record.dirty), ...this.removed.filter((record) => !record.erased)];
   }
 
-  /** Saved records with unsaved edits, listed or off the page. */
+  /** Saved records with unsaved edits, listed or off the page (never both: a record listed again leaves the page's). */
   updated(listed: readonly R[]): R[] {
-    const updated = listed.filter((record) => !record.phantom && record.dirty);
-    for (const record of this.offPage) if (record.dirty && !record.phantom && !updated.includes(record)) updated.push(record);
-    return updated;
+    return [...listed, ...this.offPage].filter((record) => !record.phantom && record.dirty);
   }
 
   /** Forget every pending removal and every record kept off the page; returns those records. */
