@@ -67,9 +67,9 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
       model: () => this.model,
       proxy: () => this.proxy,
       since: () => this.#loads.since,
-      emit: (name, payload) => this.fire(name, payload),
-      hears: (name) => this.hasListeners(name),
-      refresh: () => this.#refresh(),
+      updated: (record, operation, names) => this.hasListeners('update') && this.fire('update', { store: this, record, operation, modifiedFieldNames: [...names] }),
+      removed: (records, indexes) => this.#removed(records, indexes),
+      arrange: () => this.#refresh(),
       edited: () => this.#queueAutoSync(),
       changed: () => this.#view.changed(),
     });
@@ -108,7 +108,8 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     if (this.proxy) claimProxy(this.proxy, this.model);
     if (data !== undefined) {
       if (!Array.isArray(data)) throw new TypeError(`Store: data must be an array of records or objects, got ${describeValue(data)}`);
-      this.#insert(this.#records.list.all.length, data, false);
+      this.#records.insert(0, data);
+      this.#refresh();
     }
     if (this.initialState !== undefined) this.hydrate(this.initialState);
     const auto = autoLoadOptions(this);
@@ -136,29 +137,27 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   /** @internal */
   [VIEW](): RecordView<M> { return this.#records.list.view; }
 
-  #insert(index: number, items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>, fireEvents: boolean): M[] {
+  #insert(index: number, items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>): M[] {
     const added = this.#records.insert(index, items);
     if (added.length === 0) return added;
     this.#refresh();
-    if (fireEvents) {
-      this.fire('add', { store: this, records: added, index: added[0] === undefined ? -1 : this.#records.list.visible.indexOf(added[0]) });
-      this.fire('datachanged', { store: this });
-      this.#queueAutoSync();
-    }
+    this.fire('add', { store: this, records: added, index: added[0] === undefined ? -1 : this[SHOWN]().indexOf(added[0]) });
+    this.fire('datachanged', { store: this });
+    this.#queueAutoSync();
     return added;
   }
 
   /** Add records (records or plain data) at the end. Returns the records added. */
   add(records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
     if (this.#destroyed) throw gone(this.model, 'add');
-    return this.#insert(this.#records.list.all.length, records, true);
+    return this.#insert(this.#records.list.all.length, records);
   }
 
   /** Insert records at an index. Returns the records inserted. */
   insert(index: number, records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
     if (this.#destroyed) throw gone(this.model, 'insert');
     if (!Number.isInteger(index) || index < 0) throw new TypeError(`Store.insert: the index must be a non-negative integer, got ${describeValue(index)}`);
-    return this.#insert(this.#records.indexAt(index), records, true);
+    return this.#insert(this.#records.indexAt(index), records);
   }
 
   /**
@@ -170,19 +169,23 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   #take(records: M | readonly M[], destroy: boolean): M[] {
     const { removed, indexes } = this.#records.take(Array.isArray(records) ? records : [records], destroy);
     if (removed.length === 0) return removed;
-    this.#refresh();
-    this.fire('remove', { store: this, records: removed, indexes });
-    this.fire('datachanged', { store: this });
+    this.#removed(removed, indexes);
     if (destroy) this.#queueAutoSync();
     return removed;
+  }
+
+  #removed(records: M[], indexes: number[]): void {
+    this.#refresh();
+    this.fire('remove', { store: this, records, indexes });
+    this.fire('datachanged', { store: this });
   }
 
   /** @internal Unlist records without marking them for destroy (an association store's members follow their keys). */
   [UNLIST](records: readonly M[]): void { this.#take(records, false); }
 
-  removeAt(index: number, count = 1): M[] { return this.remove(this.#records.list.visible.slice(index, index + count)); }
+  removeAt(index: number, count = 1): M[] { return this.remove(this[SHOWN]().slice(index, index + count)); }
 
-  removeAll(): M[] { return this.remove([...this.#records.list.all]); }
+  removeAll(): M[] { return this.remove(this.#records.list.all); }
 
   // ---- changes -----------------------------------------------------------------------------
 

@@ -122,7 +122,8 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
         last = id;
         return true;
       }
-      seen = idsBefore(loaded, index, key);
+      // The ids of the records before this one: the answer turned out not to be in id order.
+      seen = new Set(loaded.slice(0, index).map(key).filter((before) => before !== undefined));
     }
     if (seen.has(id)) return false;
     seen.add(id);
@@ -172,17 +173,6 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
   return { list, offPage, removed, updates, rejected, kept, dropped };
 }
 
-/** The ids of the records before `index` (an answer that turned out not to be in id order). */
-function idsBefore<R>(loaded: readonly R[], index: number, key: (record: R) => string | number | undefined): Set<string | number> {
-  const ids = new Set<string | number>();
-  for (let before = 0; before < index; before++) {
-    const record = loaded[before];
-    const id = record === undefined ? undefined : key(record);
-    if (id !== undefined) ids.add(id);
-  }
-  return ids;
-}
-
 /** The unsynced changes a store keeps besides its list: removed records and edited ones off the page. */
 export class PendingChanges<R extends { readonly dirty: boolean; readonly phantom: boolean; readonly erased: boolean }> {
   /** Records removed and still to be destroyed. */
@@ -191,6 +181,11 @@ export class PendingChanges<R extends { readonly dirty: boolean; readonly phanto
   offPage: R[] = [];
   /** Where each removed record stood, so that rejecting puts it back there. */
   readonly #removedAt = new WeakMap<R, number>();
+
+  /** Whether the record is one of them (removed, or off the page). */
+  has(record: R): boolean {
+    return this.removed.includes(record) || this.offPage.includes(record);
+  }
 
   /** A record taken out of the list at `at`, to be destroyed by the next sync. */
   remove(record: R, at: number): void {
@@ -223,11 +218,9 @@ export class PendingChanges<R extends { readonly dirty: boolean; readonly phanto
     return [...listed.filter((record) => record.dirty && !record.erased), ...this.offPage.filter((record) => record.dirty), ...this.removed.filter((record) => !record.erased)];
   }
 
-  /** Saved records with unsaved edits, listed or off the page. */
+  /** Saved records with unsaved edits, listed or off the page (never both: a record listed again leaves the page's). */
   updated(listed: readonly R[]): R[] {
-    const updated = listed.filter((record) => !record.phantom && record.dirty);
-    for (const record of this.offPage) if (record.dirty && !record.phantom && !updated.includes(record)) updated.push(record);
-    return updated;
+    return [...listed, ...this.offPage].filter((record) => !record.phantom && record.dirty);
   }
 
   /** Forget every pending removal and every record kept off the page; returns those records. */

@@ -25,11 +25,12 @@ export interface RecordsHost<M extends Model> {
   proxy(): Proxy | undefined;
   /** What completed since the load in flight was sent (undefined when none runs). */
   since(): SinceLoad<M> | undefined;
-  emit<N extends 'update' | 'remove' | 'datachanged'>(name: N, payload: StoreEvents<M>[N]): void;
-  /** Whether anyone listens to an event (so that a payload is made only then). */
-  hears(name: 'update'): boolean;
+  /** `update` (its payload made only when someone listens). */
+  updated(record: M, operation: StoreEvents<M>['update']['operation'], names: readonly string[]): void;
+  /** Records left the list: sort and filter again, then `remove` and `datachanged`. */
+  removed(records: M[], indexes: number[]): void;
   /** Sort and filter the list again (local sorters, filters, grouping). */
-  refresh(): void;
+  arrange(): void;
   /** An edit happened: sync soon when autoSync is on. */
   edited(): void;
   /** Something visible changed (for subscriptions). */
@@ -59,52 +60,53 @@ export class StoreRecords<M extends Model> {
         const holder = this.list.find(key);
         return (holder !== undefined && holder !== record) || [...this.changes.offPage, ...this.changes.removed].some((other) => other !== record && idKey(other) === key);
       },
-      afterEdit: (record, names) => this.#afterEdit(record, names),
-      afterCommit: (record, names, created) => this.#afterCommit(record, names, created),
-      afterReject: (record) => {
-        const own = this.#own(record);
-        if (own === undefined) return;
+      afterEdit: this.#mine((own, names) => {
+        if (names.includes(host.model().idProperty)) this.list.reindex(); // re-keyed on next lookup
+        host.updated(own, 'edit', names);
+        host.edited();
+      }),
+      afterCommit: this.#mine((own, names, created) => {
+        const since = host.since();
+        if (since !== undefined) {
+          if (created) since.created.add(own);
+          since.written.add(own);
+        }
+        if (created) this.#replaceCopy(own);
+        if (!this.changes.removed.includes(own)) this.list.index(own); // a created record now has its server id
+        if (this.changes.settle(own)) unjoin(own, this.owner);
+        host.updated(own, 'commit', names);
+      }),
+      afterReject: this.#mine((own) => {
         // Its id may be back to the one it had (one it lists, not a removed one: a rejectChanges of many builds no index per record).
-        if (!this.changes.removed.includes(own) && !this.changes.offPage.includes(own)) this.list.recheck(own);
-        host.emit('update', { store: host.store, record: own, operation: 'reject', modifiedFieldNames: [] });
-      },
-      afterErase: (record) => this.#afterErase(record),
+        if (!this.changes.has(own)) this.list.recheck(own);
+        host.updated(own, 'reject', []);
+      }),
+      afterErase: this.#mine((own) => {
+        const key = idKey(own);
+        const since = host.since();
+        if (since !== undefined && key !== undefined) since.erased.add(key);
+        unjoin(own, this.owner);
+        // Removed from the store before, so not listed: no need to look for it (a sync that
+        // destroys 2,000 of 100,000 records looked through all of them 2,000 times).
+        if (this.changes.unremove(own)) return;
+        const [taken] = this.list.take(new Set([own]));
+        if (taken !== undefined) host.removed([own], [taken.shownAt]);
+      }),
       afterChange: (record) => {
-        const own = this.#own(record);
-        if (own !== undefined && this.listed(own)) this.list.view.touched(own);
+        if (record instanceof host.model() && this.listed(record)) this.list.view.touched(record);
         host.changed();
       },
-      [RELIST]: (record) => {
-        const own = this.#own(record);
-        if (own !== undefined && this.changes.removed.includes(own)) host.store.insert(this.changes.removedAt(own) ?? 0, own);
-      },
+      [RELIST]: this.#mine((own) => {
+        if (this.changes.removed.includes(own)) host.store.insert(this.changes.removedAt(own) ?? 0, own);
+      }),
     });
   }
 
-  #own(record: object): M | undefined {
-    return record instanceof this.host.model() ? record : undefined;
-  }
-
-  #afterEdit(record: object, names: readonly string[]): void {
-    const own = this.#own(record);
-    if (own === undefined) return;
-    if (names.includes(this.host.model().idProperty)) this.list.reindex(); // re-keyed on next lookup
-    this.host.emit('update', { store: this.host.store, record: own, operation: 'edit', modifiedFieldNames: [...names] });
-    this.host.edited();
-  }
-
-  #afterCommit(record: object, names: readonly string[], created: boolean): void {
-    const own = this.#own(record);
-    if (own === undefined) return;
-    const since = this.host.since();
-    if (since !== undefined) {
-      if (created) since.created.add(own);
-      since.written.add(own);
-    }
-    if (created) this.#replaceCopy(own);
-    if (!this.changes.removed.includes(own)) this.list.index(own); // a created record now has its server id
-    if (this.changes.settle(own)) unjoin(own, this.owner);
-    if (this.host.hears('update')) this.host.emit('update', { store: this.host.store, record: own, operation: 'commit', modifiedFieldNames: [...names] });
+  /** A hook that hears of the store's own records (of its model) only. */
+  #mine<A extends unknown[]>(hook: (own: M, ...args: A) => void): (record: object, ...args: A) => void {
+    return (record, ...args) => {
+      if (record instanceof this.host.model()) hook(record, ...args);
+    };
   }
 
   /**
@@ -130,27 +132,7 @@ export class StoreRecords<M extends Model> {
     if (taken === undefined) return;
     unjoin(copy, this.owner);
     adoptCopy(own, copy);
-    this.#dropped(copy, taken.shownAt);
-  }
-
-  #afterErase(record: object): void {
-    const own = this.#own(record);
-    if (own === undefined) return;
-    const key = idKey(own);
-    const since = this.host.since();
-    if (since !== undefined && key !== undefined) since.erased.add(key);
-    unjoin(own, this.owner);
-    // Removed from the store before, so not listed: no need to look for it (a sync that
-    // destroys 2,000 of 100,000 records looked through all of them 2,000 times).
-    if (this.changes.unremove(own)) return;
-    const [taken] = this.list.take(new Set([own]));
-    if (taken !== undefined) this.#dropped(own, taken.shownAt);
-  }
-
-  #dropped(record: M, shownAt: number): void {
-    this.host.refresh();
-    this.host.emit('remove', { store: this.host.store, records: [record], indexes: [shownAt] });
-    this.host.emit('datachanged', { store: this.host.store });
+    this.host.removed([copy], [taken.shownAt]);
   }
 
   /** Whether the record is in the list (not removed, not an edited record off the page). */
@@ -159,9 +141,7 @@ export class StoreRecords<M extends Model> {
     // the list also has, by the pending lists.
     const key = idKey(record);
     if (key !== undefined && this.list.find(key) === record) return true;
-    if (key !== undefined && !record.phantom) return false;
-    const { removed, offPage } = this.changes;
-    return !(removed.length > 0 && removed.includes(record)) && !(offPage.length > 0 && offPage.includes(record));
+    return (key === undefined || record.phantom) && !this.changes.has(record);
   }
 
   /** The record with this id, among all records (also those a local filter hides). */
@@ -221,7 +201,7 @@ export class StoreRecords<M extends Model> {
       record.reject();
       // Its destroy may have been applied: it stays removed, and the next sync confirms it.
       if (mayBeGone(record[WRITE_STATE])) changes.remove(record, index);
-      else list.all.splice(Math.min(index, list.all.length), 0, record);
+      else list.all.splice(index, 0, record); // past the end: at the end
     }
     for (const { record, at } of unconfirmed) changes.remove(record, at);
     list.reindex();
@@ -257,7 +237,7 @@ export class StoreRecords<M extends Model> {
   insert(index: number, items: ReadonlyArray<M | ModelInit<DataOf<M>>> | M | ModelInit<DataOf<M>>): M[] {
     const batch = new Set<M>();
     for (const record of this.#toRecords(items)) {
-      if (batch.has(record) || (belongsTo(record, this.owner) && !this.changes.removed.includes(record) && !this.changes.offPage.includes(record))) continue; // already here
+      if (batch.has(record) || (belongsTo(record, this.owner) && !this.changes.has(record))) continue; // already here
       const key = idKey(record);
       const holder = key === undefined ? undefined : this.list.find(key);
       if (holder !== undefined && holder !== record) throw new TypeError(`Store of ${this.host.model().getEntityName()}: a record with id ${key} is already in the store`);
@@ -368,7 +348,7 @@ export class StoreRecords<M extends Model> {
     changes.offPage = plan.offPage;
     changes.removed = plan.removed;
     list.reindex();
-    this.host.refresh();
+    this.host.arrange();
     // The answer's records as the store lists them: held ones instead of their copies, without those left out.
     const dropped = plan.dropped;
     const shown = dropped === undefined ? loaded : loaded.filter((record) => !dropped.has(record));

@@ -30,7 +30,7 @@ export interface OnlineManager {
  * `events` on `target`, listened to while it has listeners, or none: now). `optional`: the setter
  * overrides the page until given undefined; else it sets the value, which the events move again.
  */
-function manager(name: string, optional: boolean, read: (event: unknown, current: boolean) => boolean, target: () => unknown, events: string[]) {
+function manager(name: string, optional: boolean, read: (event: Event | undefined, current: boolean) => boolean, target: () => Partial<EventTarget> | undefined, events: string[]) {
   const listeners = new Set<(value: boolean) => void>();
   let set: boolean | undefined;
   let last = read(undefined, true);
@@ -39,15 +39,14 @@ function manager(name: string, optional: boolean, read: (event: unknown, current
     const now = get();
     if (now !== before) for (const listener of [...listeners]) listener(now);
   };
-  const changed = (event: unknown): void => {
+  const changed = (event: Event): void => {
     const before = set ?? last;
     last = read(event, last);
     tell(before);
   };
-  const on = (method: string): void => {
-    const to: unknown = target();
-    const fn: unknown = typeof to === 'object' && to !== null ? Reflect.get(to, method) : undefined;
-    if (typeof fn === 'function') for (const type of events) fn.call(to, type, changed);
+  const on = (method: 'addEventListener' | 'removeEventListener'): void => {
+    const to = target();
+    for (const type of events) to?.[method]?.(type, changed);
   };
   return {
     get,
@@ -71,10 +70,11 @@ function manager(name: string, optional: boolean, read: (event: unknown, current
   };
 }
 
-const page = (): unknown => Reflect.get(globalThis, 'document');
-const focus = manager('focusManager.setFocused', true, () => Reflect.get(Object(page()), 'visibilityState') !== 'hidden', page, ['visibilitychange']);
+// No document (Node, React Native): undefined, though the DOM types say otherwise.
+const page = (): Document | undefined => globalThis.document;
+const focus = manager('focusManager.setFocused', true, () => page()?.visibilityState !== 'hidden', page, ['visibilitychange']);
 // Online until told otherwise: an `offline` event, or setOnline(false).
-const network = manager('onlineManager.setOnline', false, (event, current) => (event === undefined ? current : Reflect.get(Object(event), 'type') !== 'offline'), () => globalThis, ['online', 'offline']);
+const network = manager('onlineManager.setOnline', false, (event, current) => (event === undefined ? current : event.type !== 'offline'), () => globalThis, ['online', 'offline']);
 
 /** Whether the page is shown: stores refetch on `refetchOnFocus` when it becomes shown. */
 export const focusManager: FocusManager = { isFocused: focus.get, setFocused: focus.set, subscribe: focus.subscribe };
