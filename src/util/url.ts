@@ -101,21 +101,9 @@ export function templateNames(url: string): string[] {
   return Array.from(url.matchAll(TEMPLATE), (match) => match[1] ?? '');
 }
 
-/**
- * Fill the `{name}` placeholders of a url. `lookup` gives each value; a value of undefined,
- * null or '' is reported through `missing`, which must throw; `encode` makes the segment.
- */
-export function fillTemplate(
-  url: string,
-  lookup: (name: string) => unknown,
-  missing: (name: string) => never,
-  encode: (value: unknown, name: string) => string,
-): string {
-  return url.replace(TEMPLATE, (_, name: string) => {
-    const value = lookup(name);
-    if (value === undefined || value === null || value === '') missing(name);
-    return encode(value, name);
-  });
+/** The url with each `{name}` placeholder replaced by `value(name)` (the usual url, without one: as it is). */
+export function fillTemplate(url: string, value: (name: string) => string): string {
+  return url.includes('{') ? url.replace(TEMPLATE, (_, name: string) => value(name)) : url;
 }
 
 /**
