@@ -10,6 +10,7 @@ import { put, readPath } from '../util/path.js';
 import { sortItems } from '../util/sorting.js';
 import { proxySchema, type ProxyConfig } from './options/proxy.js';
 import { Proxy } from './Proxy.js';
+import { dev } from '../util/dev.js';
 
 export interface MemoryProxyConfig extends ProxyConfig {
   /** The records, as plain data. Default `[]`. @example new MemoryProxy({ data: [{ id: 1, name: 'Ed' }] }) */
@@ -53,7 +54,7 @@ export class MemoryProxy extends Proxy {
     const key = model ? idKey(model) : 'id';
     const indexOfId = (id: unknown): number => this.data.findIndex((item) => item[key] === id || (isValidId(id) && String(item[key]) === String(id)));
     const notFound = (id: unknown): ProxyError =>
-      new ProxyError('http', `${operation.action} of id ${JSON.stringify(id)} failed: 404 Not Found (no such record in the MemoryProxy)`, { operation, status: 404, statusText: 'Not Found' });
+      new ProxyError('http', `${operation.action} of id ${JSON.stringify(id)} failed: 404 Not Found${dev(' (no such record in the MemoryProxy)')}`, { operation, status: 404, statusText: 'Not Found' });
 
     if (operation.action === 'read') {
       let items: Record<string, unknown>[];
