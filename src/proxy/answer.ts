@@ -38,10 +38,6 @@ function htmlTitle(text: string): string | undefined {
   return match?.[1]?.trim() || undefined;
 }
 
-function fail(kind: ProxyErrorKind, request: Request, message: string, details: ProxyErrorDetails = {}): ProxyError {
-  return new ProxyError(kind, message, { ...details, request, operation: request.operation });
-}
-
 /** Take the answer into the operation, or throw the ProxyError that says why it cannot be. */
 export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exchange): void {
   const operation = request.operation;
@@ -66,13 +62,13 @@ export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exc
     resultSet = proxy.proxy.reader.read(body, { action: operation.action, model: proxy.proxy.model ?? operation.records[0]?.getModelClass(), response, collection: operation.action === 'read' && operation.id === undefined });
   } catch (error) {
     if (!(error instanceof ReadShapeError)) throw error;
-    throw fail('parse', request, badShape(proxy.describe(request), response.status, error.message), { ...details(), body, cause: error });
+    throw new ProxyError('parse', badShape(proxy.describe(request), response.status, error.message), { ...details(), body, cause: error });
   }
   if (!resultSet.success) {
     // Field errors beside success: false (Ext's servers) are a validation failure, as a 422's are.
     const reader = proxy.proxy.reader;
     const { fieldErrors } = reader.readError(reader.transform && body !== undefined ? reader.transform(body) : body);
-    throw fail(fieldErrors ? 'validation' : 'server', request, serverSaidNo(proxy.describe(request), resultSet.message, fieldErrors) + dev(fieldErrors ? HINTS.validation : ''), {
+    throw new ProxyError(fieldErrors ? 'validation' : 'server', serverSaidNo(proxy.describe(request), resultSet.message, fieldErrors) + dev(fieldErrors ? HINTS.validation : ''), {
       ...details(), body, fieldErrors, mayHaveBeenApplied: false,
     });
   }
@@ -92,7 +88,7 @@ function commit(proxy: AnswerContext, request: Request, items: Record<string, un
   const single = operation.action === 'create' && operation.records.length === 1;
   const assignedId = (): unknown => (single && response !== undefined ? locationId(response) : undefined);
   commitWrite(operation, items, assignedId, proxy.proxy.writer.clientIdProperty, (kind, problem) =>
-    fail(kind, request, writeFailed(proxy.describe(request), problem), { status: response?.status, statusText: response?.statusText, response, mayHaveBeenApplied: true }),
+    new ProxyError(kind, writeFailed(proxy.describe(request), problem), { status: response?.status, statusText: response?.statusText, response, mayHaveBeenApplied: true }),
   );
 }
 
@@ -154,10 +150,10 @@ function parseBody(proxy: AnswerContext, request: Request, response: Response, t
     }
   }
   if (failure === undefined || (response.headers.get('content-type') ?? '').includes('html')) {
-    throw fail('parse', request, htmlAnswer(proxy.describe(request), response.status, htmlTitle(text)), details());
+    throw new ProxyError('parse', htmlAnswer(proxy.describe(request), response.status, htmlTitle(text)), details());
   }
   const reason = failure instanceof Error ? failure.message : String(failure);
-  throw fail('parse', request, invalidJson(proxy.describe(request), response.status, reason, text), { ...details(), cause: failure });
+  throw new ProxyError('parse', invalidJson(proxy.describe(request), response.status, reason, text), { ...details(), cause: failure });
 }
 
 /**
@@ -172,7 +168,7 @@ function redirected(proxy: AnswerContext, request: Request, response: Response):
   } catch {
     target = location;
   }
-  return fail('http', request, redirectedWrite(proxy.describe(request), response.status, target, dev((target === '' ? hiddenRedirectFix(request) : redirectFix(request, target)) ?? '')), {
+  return new ProxyError('http', redirectedWrite(proxy.describe(request), response.status, target, dev((target === '' ? hiddenRedirectFix(request) : redirectFix(request, target)) ?? '')), {
     status: response.status, statusText: response.statusText, response, mayHaveBeenApplied: false,
   });
 }
@@ -224,7 +220,7 @@ function httpError(proxy: AnswerContext, request: Request, response: Response, t
   const title = typeof body === 'string' ? htmlTitle(body) : undefined;
   const detail = message ?? (title !== undefined && title !== `${status} ${statusText}` ? title : undefined);
   const summary = httpFailed(proxy.describe(request), status, statusText, detail, fieldErrors, hint(proxy, request, status, kind));
-  return fail(kind, request, summary, {
+  return new ProxyError(kind, summary, {
     status, statusText, response, body, fieldErrors: kind === 'validation' ? (fieldErrors ?? Object.create(null)) : fieldErrors,
     current: kind === 'conflict' && isPlainObject(body) ? body : undefined,
     // A batched DELETE answered so: some of its records may be gone (an earlier try, a server that deletes what it finds).
