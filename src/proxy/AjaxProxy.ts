@@ -13,7 +13,7 @@ import type { Action, RecordLike } from '../operation/types.js';
 import { defineOptions, isPlainObject, optionChanges, type OptionSchema, type Stored } from '../util/options.js';
 import { appendQuery, encodeQuery, isAbsoluteUrl, removeQueryParam, splitUrl } from '../util/url.js';
 import { unwritableField } from '../writer/JsonWriter.js';
-import { readAnswer, type AnswerContext } from './answer.js';
+import { readAnswer } from './answer.js';
 import { etags } from './features/etag.js';
 import type { Feature } from './features/feature.js';
 import { idempotencyKeys } from './features/idempotency.js';
@@ -41,7 +41,6 @@ interface Transport {
   features: readonly Feature[];
   /** The proxy's headers by lower-case name, checked once, with the Basic credentials. */
   headers: Readonly<Record<string, string>>;
-  answer: AnswerContext;
   /** Whether identical GETs in flight may share one fetch (see shareReads). */
   sharing: boolean;
 }
@@ -130,13 +129,7 @@ export class AjaxProxy extends ServerProxy {
     if (sharing) send = sharingGets()(send);
     send = trying(send, this.timeout, this.#beforeHook(), this.#afterHook());
     if (this.retry.limit > 0) send = retrying(this.retry)(send);
-    const answer: AnswerContext = {
-      proxy: this,
-      describe: (request) => this.describe(request),
-      retriedHint: (request, status) =>
-        status >= 500 && !request.operation.once && this.#retryable(request.action, request.method) && this.retry.statusCodes.includes(status) ? ` (after ${this.retry.limit + 1} tries)` : '',
-    };
-    return { send, features, headers, answer, sharing };
+    return { send, features, headers, sharing };
   }
 
   #beforeHook(): BeforeHook | undefined {
@@ -194,7 +187,7 @@ export class AjaxProxy extends ServerProxy {
         // records, no events). A 304 to any other request is an error like any other.
         operation.notModified = sent.noStore === true && exchange.response.status === 304;
         if (operation.notModified) return operation.setSuccessful(undefined);
-        readAnswer(transport.answer, request, exchange);
+        readAnswer(this, request, exchange, sent.retryable);
         if (request.action === 'read') operation.validated = validatorOf(exchange.response, sent.shareKey ?? removeQueryParam(sent.url, this.cacheString));
         return;
       } catch (error) {
