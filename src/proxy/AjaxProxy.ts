@@ -45,12 +45,6 @@ interface Transport {
   sharing: boolean;
 }
 
-/** Verbs fetch refuses outright. */
-const FORBIDDEN_VERBS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-
-function globalFetch(): FetchFunction | undefined {
-  return typeof fetch === 'function' ? fetch : undefined;
-}
 
 /** Why fetch could never send to this absolute url, or undefined. */
 function unsendable(url: string): string | undefined {
@@ -125,7 +119,7 @@ export class AjaxProxy extends ServerProxy {
     // Identical GETs in flight share one fetch (./http/share.ts), compared after onRequest ran;
     // never through a custom fetch (it may add the caller's cookie) unless shareReads says so.
     const sharing = this.shareReads ?? this.fetch === undefined;
-    let send = fetching(() => this.fetch ?? globalFetch(), this.maxResponseBytes);
+    let send = fetching(() => this.fetch ?? (typeof fetch === 'function' ? fetch : undefined), this.maxResponseBytes);
     if (sharing) send = sharingGets()(send);
     send = trying(send, this.timeout, this.#beforeHook(), this.#afterHook());
     if (this.retry.limit > 0) send = retrying(this.retry)(send);
@@ -223,7 +217,7 @@ export class AjaxProxy extends ServerProxy {
     let body = request.jsonData;
     const hasBody = method !== 'GET' && method !== 'HEAD';
     if (this.paramsAsJson && hasBody && (body === undefined || isPlainObject(body))) {
-      body = { ...(isPlainObject(body) ? body : {}), ...params };
+      body = { ...body, ...params };
       params = {};
     }
     const label = this.describe(request);
@@ -233,7 +227,8 @@ export class AjaxProxy extends ServerProxy {
     } catch (error) {
       throw new ProxyError('config', cannotSend(label, notJson(unwritableField(request.operation.written), error)), { cause: error, mayHaveBeenApplied: false });
     }
-    if (FORBIDDEN_VERBS.has(method)) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.verb(method)), { mayHaveBeenApplied: false });
+    // Verbs fetch refuses outright.
+    if (/^(CONNECT|TRACE|TRACK)$/.test(method)) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.verb(method)), { mayHaveBeenApplied: false });
     if (body !== undefined && !hasBody) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.body(method, request.action)), { mayHaveBeenApplied: false });
     let url = this.#finalUrl(request, params, label);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -273,9 +268,9 @@ export class AjaxProxy extends ServerProxy {
     const url = appendQuery(request.url ?? '', encodeQuery(params));
     let absolute = url;
     if (!isAbsoluteUrl(url)) {
-      const location: unknown = Reflect.get(globalThis, 'location');
-      const base = typeof location === 'object' && location !== null ? Reflect.get(location, 'href') : undefined;
-      if (typeof base !== 'string') throw new ProxyError('config', relativeUrl(label, splitUrl(url).path), { mayHaveBeenApplied: false });
+      // The page's location, where there is one (not in Node).
+      const base = typeof location === 'object' ? location.href : undefined;
+      if (base === undefined) throw new ProxyError('config', relativeUrl(label, splitUrl(url).path), { mayHaveBeenApplied: false });
       absolute = new URL(url, base).href;
     }
     // The part before the path decides whether fetch can send it: checked once per collection url.
