@@ -235,12 +235,11 @@ function httpError(proxy: AnswerContext, request: Request, response: Response, t
 
 /** What an error answer's message adds: the explanation (development build only), the root key a 400 was sent in, the tries a 5xx took. */
 function hint(proxy: AnswerContext, request: Request, status: number, kind: ProxyErrorKind, retryable: boolean): string {
-  if (kind === 'conflict' || kind === 'validation' || [401, 403, 404, 405, 415].includes(status)) return dev(explanation(request, status, kind));
-  if (status !== 400) return status >= 500 && retryable && proxy.retry.statusCodes.includes(status) ? ` (after ${proxy.retry.limit + 1} tries)` : '';
+  if (status >= 500) return retryable && proxy.retry.statusCodes.includes(status) ? ` (after ${proxy.retry.limit + 1} tries)` : '';
   const body = request.jsonData;
-  const keys = isPlainObject(body) ? Object.keys(body) : [];
+  const keys = status === 400 && kind === 'http' && isPlainObject(body) ? Object.keys(body) : [];
   const root = keys.length === 1 && request.action !== 'read' && proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
-  return root === undefined ? '' : wrappedIn(root);
+  return root === undefined ? dev(explanation(request, status, kind)) : wrappedIn(root);
 }
 
 function explanation(request: Request, status: number, kind: ProxyErrorKind): string {
