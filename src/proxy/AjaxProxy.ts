@@ -112,7 +112,7 @@ export class AjaxProxy extends ServerProxy {
     const headers: Record<string, string> = {};
     addHeaders(headers, this.headers);
     if (this.etag && headers['if-match'] !== undefined) {
-      throw new TypeError(`${classNameOf(this)}: headers: If-Match ${JSON.stringify(headers['if-match'])} would replace the ETag that etag: true sends${dev(' with each record; remove If-Match from headers, or set etag: false')}`);
+      throw new TypeError(`${classNameOf(this)}: headers: If-Match ${JSON.stringify(headers['if-match'])}${dev(' would replace the ETag that etag: true sends with each record; remove If-Match from headers, or set etag: false', ' with etag: true')}`);
     }
     if (this.password !== undefined && this.username === undefined) throw new TypeError(`${classNameOf(this)}: password needs a username`);
     if (this.username !== undefined) headers['authorization'] = basicAuth(this.username, this.password ?? '');
