@@ -28,14 +28,9 @@ export function sent(name: string | null | undefined): name is string {
  */
 function putSimple(params: Params, param: string, directionParam: string | null | undefined, items: readonly Grouper[], value: (values: string[]) => unknown): void {
   const direction = (item: Grouper): string => item.direction ?? 'ASC';
-  if (!sent(directionParam)) {
-    params[param] = value(items.map((item) => item.property));
-  } else if (directionParam === param) {
-    params[param] = value(items.map((item) => `${item.property} ${direction(item)}`));
-  } else {
-    params[param] = value(items.map((item) => item.property));
-    params[directionParam] = value(items.map(direction));
-  }
+  const together = directionParam === param;
+  params[param] = value(items.map((item) => (together ? `${item.property} ${direction(item)}` : item.property)));
+  if (!together && sent(directionParam)) params[directionParam] = value(items.map(direction));
 }
 
 /**

@@ -211,8 +211,8 @@ export class JsonReader {
   #readItems(data: unknown, root: unknown, context: ReadContext): Record<string, unknown>[] {
     if (data === undefined || data === null) return [];
     if (root === undefined || root === null) {
-      if (context.action !== 'read') return []; // a write answered without data: nothing to merge
-      if (this.rootProperty === '') return [];
+      // A write answered without data: nothing to merge. (With rootProperty '' the root is the body, never absent here.)
+      if (context.action !== 'read') return [];
       throw new ReadShapeError(
         `the answer has no records at ${describePath(this.rootProperty, 'rootProperty')}${dev(` (it has: ${isPlainObject(data) ? Object.keys(data).slice(0, 8).join(', ') : typeName(data)}); set the reader's rootProperty to where they are`)}`,
       );

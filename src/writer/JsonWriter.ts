@@ -103,7 +103,7 @@ export class JsonWriter {
     });
     let body: unknown = this.allowSingle && items.length === 1 ? items[0] : items;
     const root = typeof this.rootProperty === 'function' ? this.rootProperty(request) : this.rootProperty;
-    if (root !== undefined && root !== '') body = { [root]: body };
+    if (root) body = { [root]: body };
     request.jsonData = this.transform ? this.transform(body, request) : body;
   }
 
