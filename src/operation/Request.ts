@@ -24,16 +24,17 @@ export interface RequestConfig {
  * the body with `paramsAsJson`), headers and the writer's body.
  */
 export class Request {
-  operation: Operation;
-  action: Action;
+  // Declared: the constructor sets them (no field definitions for the minifier to keep).
+  declare operation: Operation;
+  declare action: Action;
   #url: string | undefined;
   #built = false;
-  method: string;
-  params: Record<string, unknown>;
+  declare method: string;
+  declare params: Record<string, unknown>;
   /** The headers: the operation's until the request is sent, then every header that was sent (by lower-case name). */
-  headers: Record<string, string>;
+  declare headers: Record<string, string>;
   /** The body the writer produced (undefined: no body). */
-  jsonData: unknown;
+  declare jsonData: unknown;
   /** The cache buster's value, chosen once so that buildUrl gives the same url every time. */
   cacheBuster: number | undefined = undefined;
   /** The url `getUrl` chose, so that building again starts from it and not from its own result. */

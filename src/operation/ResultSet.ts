@@ -14,13 +14,13 @@ export interface ResultSetConfig<R> {
 
 export class ResultSet<R = unknown> {
   /** The records read (model instances when the proxy has a model). */
-  records: R[];
+  declare records: R[];
   /** The total the server reported (for paging), else the number of records. */
-  total: number;
-  success: boolean;
-  message: string | undefined;
+  declare total: number;
+  declare success: boolean;
+  declare message: string | undefined;
   /** {@inheritDoc ResultSetConfig.summary} */
-  summary: Readonly<Record<string, unknown>> | undefined;
+  declare summary: Readonly<Record<string, unknown>> | undefined;
 
   constructor(config: ResultSetConfig<R> = {}) {
     this.records = config.records ?? [];

@@ -13,7 +13,7 @@ import type { Action, RecordLike } from '../operation/types.js';
 import { defineOptions, isPlainObject, optionChanges, type OptionSchema, type Stored } from '../util/options.js';
 import { appendQuery, encodeQuery, isAbsoluteUrl, removeQueryParam, splitUrl } from '../util/url.js';
 import { unwritableField } from '../writer/JsonWriter.js';
-import { readAnswer, type AnswerContext } from './answer.js';
+import { readAnswer } from './answer.js';
 import { etags } from './features/etag.js';
 import type { Feature } from './features/feature.js';
 import { idempotencyKeys } from './features/idempotency.js';
@@ -41,17 +41,10 @@ interface Transport {
   features: readonly Feature[];
   /** The proxy's headers by lower-case name, checked once, with the Basic credentials. */
   headers: Readonly<Record<string, string>>;
-  answer: AnswerContext;
   /** Whether identical GETs in flight may share one fetch (see shareReads). */
   sharing: boolean;
 }
 
-/** Verbs fetch refuses outright. */
-const FORBIDDEN_VERBS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-
-function globalFetch(): FetchFunction | undefined {
-  return typeof fetch === 'function' ? fetch : undefined;
-}
 
 /** Why fetch could never send to this absolute url, or undefined. */
 function unsendable(url: string): string | undefined {
@@ -119,24 +112,18 @@ export class AjaxProxy extends ServerProxy {
     const headers: Record<string, string> = {};
     addHeaders(headers, this.headers);
     if (this.etag && headers['if-match'] !== undefined) {
-      throw new TypeError(`${classNameOf(this)}: headers: If-Match ${JSON.stringify(headers['if-match'])} would replace the ETag that etag: true sends${dev(' with each record; remove If-Match from headers, or set etag: false')}`);
+      throw new TypeError(`${classNameOf(this)}: headers: If-Match ${JSON.stringify(headers['if-match'])}${dev(' would replace the ETag that etag: true sends with each record; remove If-Match from headers, or set etag: false', ' with etag: true')}`);
     }
     if (this.password !== undefined && this.username === undefined) throw new TypeError(`${classNameOf(this)}: password needs a username`);
     if (this.username !== undefined) headers['authorization'] = basicAuth(this.username, this.password ?? '');
     // Identical GETs in flight share one fetch (./http/share.ts), compared after onRequest ran;
     // never through a custom fetch (it may add the caller's cookie) unless shareReads says so.
     const sharing = this.shareReads ?? this.fetch === undefined;
-    let send = fetching(() => this.fetch ?? globalFetch(), this.maxResponseBytes);
+    let send = fetching(() => this.fetch ?? (typeof fetch === 'function' ? fetch : undefined), this.maxResponseBytes);
     if (sharing) send = sharingGets()(send);
     send = trying(send, this.timeout, this.#beforeHook(), this.#afterHook());
     if (this.retry.limit > 0) send = retrying(this.retry)(send);
-    const answer: AnswerContext = {
-      proxy: this,
-      describe: (request) => this.describe(request),
-      retriedHint: (request, status) =>
-        status >= 500 && !request.operation.once && this.#retryable(request.action, request.method) && this.retry.statusCodes.includes(status) ? ` (after ${this.retry.limit + 1} tries)` : '',
-    };
-    return { send, features, headers, answer, sharing };
+    return { send, features, headers, sharing };
   }
 
   #beforeHook(): BeforeHook | undefined {
@@ -194,7 +181,7 @@ export class AjaxProxy extends ServerProxy {
         // records, no events). A 304 to any other request is an error like any other.
         operation.notModified = sent.noStore === true && exchange.response.status === 304;
         if (operation.notModified) return operation.setSuccessful(undefined);
-        readAnswer(transport.answer, request, exchange);
+        readAnswer(this, request, exchange, sent.retryable);
         if (request.action === 'read') operation.validated = validatorOf(exchange.response, sent.shareKey ?? removeQueryParam(sent.url, this.cacheString));
         return;
       } catch (error) {
@@ -230,7 +217,7 @@ export class AjaxProxy extends ServerProxy {
     let body = request.jsonData;
     const hasBody = method !== 'GET' && method !== 'HEAD';
     if (this.paramsAsJson && hasBody && (body === undefined || isPlainObject(body))) {
-      body = { ...(isPlainObject(body) ? body : {}), ...params };
+      body = { ...body, ...params };
       params = {};
     }
     const label = this.describe(request);
@@ -240,7 +227,8 @@ export class AjaxProxy extends ServerProxy {
     } catch (error) {
       throw new ProxyError('config', cannotSend(label, notJson(unwritableField(request.operation.written), error)), { cause: error, mayHaveBeenApplied: false });
     }
-    if (FORBIDDEN_VERBS.has(method)) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.verb(method)), { mayHaveBeenApplied: false });
+    // Verbs fetch refuses outright.
+    if (/^(CONNECT|TRACE|TRACK)$/.test(method)) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.verb(method)), { mayHaveBeenApplied: false });
     if (body !== undefined && !hasBody) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.body(method, request.action)), { mayHaveBeenApplied: false });
     let url = this.#finalUrl(request, params, label);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -280,9 +268,9 @@ export class AjaxProxy extends ServerProxy {
     const url = appendQuery(request.url ?? '', encodeQuery(params));
     let absolute = url;
     if (!isAbsoluteUrl(url)) {
-      const location: unknown = Reflect.get(globalThis, 'location');
-      const base = typeof location === 'object' && location !== null ? Reflect.get(location, 'href') : undefined;
-      if (typeof base !== 'string') throw new ProxyError('config', relativeUrl(label, splitUrl(url).path), { mayHaveBeenApplied: false });
+      // The page's location, where there is one (not in Node).
+      const base = typeof location === 'object' ? location.href : undefined;
+      if (base === undefined) throw new ProxyError('config', relativeUrl(label, splitUrl(url).path), { mayHaveBeenApplied: false });
       absolute = new URL(url, base).href;
     }
     // The part before the path decides whether fetch can send it: checked once per collection url.

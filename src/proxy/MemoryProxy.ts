@@ -10,6 +10,7 @@ import { put, readPath } from '../util/path.js';
 import { sortItems } from '../util/sorting.js';
 import { proxySchema, type ProxyConfig } from './options/proxy.js';
 import { Proxy } from './Proxy.js';
+import { dev } from '../util/dev.js';
 
 export interface MemoryProxyConfig extends ProxyConfig {
   /** The records, as plain data. Default `[]`. @example new MemoryProxy({ data: [{ id: 1, name: 'Ed' }] }) */
@@ -51,26 +52,22 @@ export class MemoryProxy extends Proxy {
     if (operation.signal?.aborted) throw new ProxyError('abort', `${operation.action} was aborted`, { operation });
     const model = this.model ?? operation.records[0]?.getModelClass();
     const key = model ? idKey(model) : 'id';
-    const indexOfId = (id: unknown): number => this.data.findIndex((item) => item[key] === id || (isValidId(id) && String(item[key]) === String(id)));
-    const notFound = (id: unknown): ProxyError =>
-      new ProxyError('http', `${operation.action} of id ${JSON.stringify(id)} failed: 404 Not Found (no such record in the MemoryProxy)`, { operation, status: 404, statusText: 'Not Found' });
+    // The index of the item with this id: a 404 when there is none, unless `optional` (-1).
+    const indexOfId = (id: unknown, optional?: true): number => {
+      const index = this.data.findIndex((item) => item[key] === id || (isValidId(id) && String(item[key]) === String(id)));
+      if (index === -1 && !optional) {
+        throw new ProxyError('http', `${operation.action} of id ${JSON.stringify(id)} failed: 404 Not Found${dev(' (no such record in the MemoryProxy)')}`, { operation, status: 404, statusText: 'Not Found' });
+      }
+      return index;
+    };
 
     if (operation.action === 'read') {
-      let items: Record<string, unknown>[];
-      let total: number;
-      if (operation.id !== undefined) {
-        const index = indexOfId(operation.id);
-        if (index === -1) throw notFound(operation.id);
-        items = [this.data[index] ?? {}];
-        total = 1;
-      } else {
-        items = sortItems(filterItems(this.data, operation.filters, readPath), operation.sorters, readPath);
-        total = items.length;
-        const limit = operation.limit;
-        const start = operation.start ?? (operation.page !== undefined && limit !== undefined ? (operation.page - 1) * limit : 0);
-        if (limit !== undefined && limit > 0) items = items.slice(start, start + limit);
-        else if (start > 0) items = items.slice(start);
-      }
+      const byId = operation.id !== undefined;
+      let items = byId ? [this.data[indexOfId(operation.id)] ?? {}] : sortItems(filterItems(this.data, operation.filters, readPath), operation.sorters, readPath);
+      const total = items.length;
+      const limit = operation.limit || undefined;
+      const start = operation.start ?? (operation.page !== undefined && limit !== undefined ? (operation.page - 1) * limit : 0);
+      if (!byId) items = items.slice(start, limit && start + limit);
       const copies = items.map((item) => structuredClone(item));
       const records: unknown[] = model ? copies.map((item) => model.fromServer(item)) : copies;
       operation.setSuccessful(new ResultSet({ records, total }));
@@ -80,7 +77,7 @@ export class MemoryProxy extends Proxy {
     const answers: Record<string, unknown>[] = [];
     for (const record of operation.records) {
       if (operation.action === 'destroy') {
-        const index = indexOfId(record.getId());
+        const index = indexOfId(record.getId(), true);
         if (index !== -1) this.data.splice(index, 1);
         continue;
       }
@@ -91,9 +88,7 @@ export class MemoryProxy extends Proxy {
         data[key] = id;
         this.data.push(data);
       } else {
-        const index = indexOfId(record.getId());
-        if (index === -1) throw notFound(record.getId());
-        this.data[index] = data;
+        this.data[indexOfId(record.getId())] = data;
       }
       answers.push({ ...data });
     }

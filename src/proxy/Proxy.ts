@@ -10,6 +10,7 @@ import { applyOptions, defineOptions, type OptionSchema, type Stored } from '../
 import type { JsonReader } from '../reader/JsonReader.js';
 import type { JsonWriter } from '../writer/JsonWriter.js';
 import { proxySchema, WRITE_ACTIONS, type ProxyConfig } from './options/proxy.js';
+import { dev } from '../util/dev.js';
 
 export type { ProxyConfig };
 
@@ -104,10 +105,10 @@ export class Proxy extends Observable<ProxyEvents> {
    */
   async batch(records: BatchRecords, options: BatchOptions = {}): Promise<Batch> {
     if (typeof records !== 'object' || records === null || Array.isArray(records)) {
-      throw new TypeError('batch: expected an object { create?, update?, destroy? } of record arrays');
+      throw new TypeError(`batch: expected an object${dev(' { create?, update?, destroy? }')} of record arrays`);
     }
     for (const key of Object.keys(records)) {
-      if (!WRITE_ACTIONS.some((action) => action === key)) throw new TypeError(`batch: unknown action "${key}"; expected create, update or destroy`);
+      if (!WRITE_ACTIONS.some((action) => action === key)) throw new TypeError(`batch: unknown action "${key}"${dev('; expected create, update or destroy')}`);
     }
     const { params, signal, onOperationComplete, ...batchConfig } = options;
     const batch = new Batch(batchConfig);
@@ -117,8 +118,7 @@ export class Proxy extends Observable<ProxyEvents> {
       if (action !== 'create' && action !== 'update' && action !== 'destroy') continue;
       const list = records[action];
       if (!list || list.length === 0) continue;
-      const make = (members: RecordLike[]): Operation => new Operation({ action, params: { ...params }, records: members, ...(signal ? { signal } : {}) });
-      groups.push(this.batchGroups(action, list).map(make));
+      groups.push(this.batchGroups(action, list).map((members) => new Operation({ action, params: { ...params }, records: members, signal })));
     }
     await batch.run(groups, (operation) => {
       // A plain callback rather than an async one: no frame kept per operation while it runs.
@@ -272,8 +272,8 @@ defineOptions(Proxy.prototype, 'Proxy', proxySchema);
 
 /** A proxy's class as messages name it: its own `className` literal, never constructor.name, which a minifier renames. */
 export function classNameOf(proxy: Proxy): string {
-  const proxyClass: unknown = proxy.constructor;
-  return typeof proxyClass === 'function' && 'className' in proxyClass && typeof proxyClass.className === 'string' ? proxyClass.className : 'Proxy';
+  const name: unknown = Reflect.get(proxy.constructor, 'className');
+  return typeof name === 'string' ? name : 'Proxy';
 }
 
 /** Tell the records of a failed write; those a partly answered create did commit keep their success. */

@@ -3,11 +3,12 @@ import { badSegment, missingTemplateValue, notUnicode } from '../errors/messages
 import type { Request } from '../operation/Request.js';
 import { isValidId, type Action } from '../operation/types.js';
 import { defineOptions, is, option, type OptionSchema, type Schema, type Stored } from '../util/options.js';
-import { appendFormat, appendSegment, appendSlash, fillTemplate, joinUrl, pathSegment, splitUrl, templateNames } from '../util/url.js';
+import { appendFormat, appendSegment, appendSlash, fillTemplate, joinUrl, pathSegment, splitUrl } from '../util/url.js';
 import { AjaxProxy } from './AjaxProxy.js';
 import { REST_METHODS, restOptions, type PresetName, type Presets, type RestProxyConfig } from './options/rest.js';
 import { applyPresetOf, presetSupportsBatch } from './presets/support.js';
 import { sent } from './ServerProxy.js';
+import { dev } from '../util/dev.js';
 
 export type { PresetName, Presets, RestProxyConfig };
 
@@ -16,7 +17,7 @@ export const restSchema = {
   // Assigned after construction too, `batchActions: true` is refused while the preset forbids it.
   batchActions: option(is.boolean, () => false, (value, owner) => {
     if (value === true && owner instanceof RestProxy && owner.preset !== undefined && !presetSupportsBatch(owner.preset)) {
-      throw new TypeError(`RestProxy: batchActions cannot be true with preset "${owner.preset}": that server has no batch endpoint`);
+      throw new TypeError(`RestProxy: batchActions cannot be true with preset "${owner.preset}"${dev(': that server has no batch endpoint')}`);
     }
     return value;
   }),
@@ -78,19 +79,17 @@ export class RestProxy extends AjaxProxy {
       if (encoded === undefined) throw new ProxyError('config', badSegment(action, what, value), { operation, request, mayHaveBeenApplied: false });
       return encoded;
     };
-    let url = source;
-    const names = templateNames(source);
-    if (names.length > 0) {
-      url = fillTemplate(
-        source,
-        (name) => (request.params[name] !== undefined ? request.params[name] : record?.get(name)),
-        (name) => {
-          throw new ProxyError('config', missingTemplateValue(action, source, name, record !== undefined), { operation, request, mayHaveBeenApplied: false });
-        },
-        (value, name) => segment(value, `value of {${name}}`),
-      );
-      for (const name of names) delete request.params[name];
-    }
+    // A value of a {name} template comes from the params (which then leave the query), else the record.
+    const names: string[] = [];
+    const url = fillTemplate(source, (name) => {
+      names.push(name);
+      const value = request.params[name] !== undefined ? request.params[name] : record?.get(name);
+      if (value === undefined || value === null || value === '') {
+        throw new ProxyError('config', missingTemplateValue(action, source, name, record !== undefined), { operation, request, mayHaveBeenApplied: false });
+      }
+      return segment(value, `value of {${name}}`);
+    });
+    for (const name of names) delete request.params[name];
 
     const { path, query, hash } = splitUrl(url);
     let result = path;

@@ -28,14 +28,9 @@ export function sent(name: string | null | undefined): name is string {
  */
 function putSimple(params: Params, param: string, directionParam: string | null | undefined, items: readonly Grouper[], value: (values: string[]) => unknown): void {
   const direction = (item: Grouper): string => item.direction ?? 'ASC';
-  if (!sent(directionParam)) {
-    params[param] = value(items.map((item) => item.property));
-  } else if (directionParam === param) {
-    params[param] = value(items.map((item) => `${item.property} ${direction(item)}`));
-  } else {
-    params[param] = value(items.map((item) => item.property));
-    params[directionParam] = value(items.map(direction));
-  }
+  const together = directionParam === param;
+  params[param] = value(items.map((item) => (together ? `${item.property} ${direction(item)}` : item.property)));
+  if (!together && sent(directionParam)) params[directionParam] = value(items.map(direction));
 }
 
 /**
@@ -71,13 +66,13 @@ export class ServerProxy extends Proxy {
    * 'config' when there is none.
    */
   getUrl(request: Request): string {
-    if (request.url !== undefined && request.url !== '' && !request.isBuilt) {
+    if (request.url && !request.isBuilt) {
       request.sourceUrl ??= request.url;
       return request.url;
     }
     if (request.sourceUrl !== undefined) return request.sourceUrl;
     const url = this.api[request.action] || this.url;
-    if (url === undefined || url === '') {
+    if (!url) {
       throw new ProxyError('config', noUrl(request.action), { operation: request.operation, request });
     }
     request.sourceUrl = url;
@@ -107,9 +102,14 @@ export class ServerProxy extends Proxy {
   getParams(operation: Operation): Params {
     const params: Params = {};
     if (operation.action !== 'read') return params;
-    if (operation.page !== undefined && sent(this.pageParam)) params[this.pageParam] = operation.page - 1 + this.firstPage;
-    if (operation.start !== undefined && sent(this.startParam)) params[this.startParam] = operation.start;
-    if (operation.limit !== undefined && sent(this.limitParam)) params[this.limitParam] = operation.limit;
+    // A value goes under its param when there is one and the param is sent.
+    const put = (name: string | null | undefined, value: unknown): void => {
+      if (value !== undefined && sent(name)) params[name] = value;
+    };
+    const page = operation.page;
+    put(this.pageParam, page === undefined ? page : page - 1 + this.firstPage);
+    put(this.startParam, operation.start);
+    put(this.limitParam, operation.limit);
 
     const grouper = operation.grouper;
     if (grouper && sent(this.groupParam)) {
@@ -118,7 +118,7 @@ export class ServerProxy extends Proxy {
     }
 
     const summary = operation.summary;
-    if (summary?.length && sent(this.summaryParam)) params[this.summaryParam] = JSON.stringify(summary);
+    put(this.summaryParam, summary?.length ? JSON.stringify(summary) : undefined);
     const sorters = operation.sorters;
     if (sorters.length > 0) {
       const local = sorters.find((sorter) => sorter.sorterFn !== undefined);
@@ -139,7 +139,7 @@ export class ServerProxy extends Proxy {
       else if (sent(this.filterParam)) params[this.filterParam] = this.encodeFilters(filters);
     }
 
-    if (operation.id !== undefined && sent(this.idParam)) params[this.idParam] = operation.id;
+    put(this.idParam, operation.id);
     return params;
   }
 

@@ -5,6 +5,7 @@
  */
 import { ProxyError, type ProxyErrorDetails, type ProxyErrorKind } from '../errors/ProxyError.js';
 import { badShape, HINTS, htmlAnswer, httpFailed, invalidJson, redirectedWrite, serverSaidNo, wrappedIn, writeFailed } from '../errors/messages.js';
+import type { NormalizedRetry } from '../http/retry.js';
 import type { Exchange } from '../http/types.js';
 import { commitWrite } from '../operation/commit.js';
 import { ERASE } from '../operation/protocol.js';
@@ -17,13 +18,14 @@ import type { JsonWriter } from '../writer/JsonWriter.js';
 import { echoes } from './features/etag.js';
 import { dev } from '../util/dev.js';
 
-/** What reading an answer needs of its proxy. */
+/** What reading an answer needs of its proxy (an AjaxProxy). */
 export interface AnswerContext {
-  readonly proxy: { readonly reader: JsonReader; readonly writer: JsonWriter; readonly model?: ModelClassLike | undefined };
+  readonly reader: JsonReader;
+  readonly writer: JsonWriter;
+  readonly model?: ModelClassLike | undefined;
+  readonly retry: NormalizedRetry;
   /** `PUT /users/2`, for messages. */
   describe(request: Request): string;
-  /** The hint for a 5xx that was tried more than once, else ''. */
-  retriedHint(request: Request, status: number): string;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -38,19 +40,18 @@ function htmlTitle(text: string): string | undefined {
   return match?.[1]?.trim() || undefined;
 }
 
-function fail(kind: ProxyErrorKind, request: Request, message: string, details: ProxyErrorDetails = {}): ProxyError {
-  return new ProxyError(kind, message, { ...details, request, operation: request.operation });
-}
-
-/** Take the answer into the operation, or throw the ProxyError that says why it cannot be. */
-export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exchange): void {
+/**
+ * Take the answer into the operation, or throw the ProxyError that says why it cannot be.
+ * `retryable`: whether the request was tried again after a 5xx of the proxy's `retry.statusCodes`.
+ */
+export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exchange, retryable: boolean): void {
   const operation = request.operation;
   const { response, text } = exchange;
   operation.response = response;
   const write = request.method !== 'GET';
   if (write && (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))) throw redirected(proxy, request, response);
   if (!response.ok) {
-    const error = httpError(proxy, request, response, text);
+    const error = httpError(proxy, request, response, text, retryable);
     if (!answersEarlierTry(request, error)) throw error;
     // The earlier try was applied after all: the record is already gone, or already saved.
     if (request.action === 'destroy') for (const record of operation.records) record[ERASE]();
@@ -63,16 +64,16 @@ export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exc
   const body = text.trim() === '' || response.status === 204 || response.status === 205 ? undefined : parseBody(proxy, request, response, text, details);
   let resultSet: ResultSet;
   try {
-    resultSet = proxy.proxy.reader.read(body, { action: operation.action, model: proxy.proxy.model ?? operation.records[0]?.getModelClass(), response, collection: operation.action === 'read' && operation.id === undefined });
+    resultSet = proxy.reader.read(body, { action: operation.action, model: proxy.model ?? operation.records[0]?.getModelClass(), response, collection: operation.action === 'read' && operation.id === undefined });
   } catch (error) {
     if (!(error instanceof ReadShapeError)) throw error;
-    throw fail('parse', request, badShape(proxy.describe(request), response.status, error.message), { ...details(), body, cause: error });
+    throw new ProxyError('parse', badShape(proxy.describe(request), response.status, error.message), { ...details(), body, cause: error });
   }
   if (!resultSet.success) {
     // Field errors beside success: false (Ext's servers) are a validation failure, as a 422's are.
-    const reader = proxy.proxy.reader;
+    const reader = proxy.reader;
     const { fieldErrors } = reader.readError(reader.transform && body !== undefined ? reader.transform(body) : body);
-    throw fail(fieldErrors ? 'validation' : 'server', request, serverSaidNo(proxy.describe(request), resultSet.message, fieldErrors) + dev(fieldErrors ? HINTS.validation : ''), {
+    throw new ProxyError(fieldErrors ? 'validation' : 'server', serverSaidNo(proxy.describe(request), resultSet.message, fieldErrors) + dev(fieldErrors ? HINTS.validation : ''), {
       ...details(), body, fieldErrors, mayHaveBeenApplied: false,
     });
   }
@@ -91,8 +92,8 @@ function commit(proxy: AnswerContext, request: Request, items: Record<string, un
   const operation = request.operation;
   const single = operation.action === 'create' && operation.records.length === 1;
   const assignedId = (): unknown => (single && response !== undefined ? locationId(response) : undefined);
-  commitWrite(operation, items, assignedId, proxy.proxy.writer.clientIdProperty, (kind, problem) =>
-    fail(kind, request, writeFailed(proxy.describe(request), problem), { status: response?.status, statusText: response?.statusText, response, mayHaveBeenApplied: true }),
+  commitWrite(operation, items, assignedId, proxy.writer.clientIdProperty, (kind, problem) =>
+    new ProxyError(kind, writeFailed(proxy.describe(request), problem), { status: response?.status, statusText: response?.statusText, response, mayHaveBeenApplied: true }),
   );
 }
 
@@ -154,10 +155,10 @@ function parseBody(proxy: AnswerContext, request: Request, response: Response, t
     }
   }
   if (failure === undefined || (response.headers.get('content-type') ?? '').includes('html')) {
-    throw fail('parse', request, htmlAnswer(proxy.describe(request), response.status, htmlTitle(text)), details());
+    throw new ProxyError('parse', htmlAnswer(proxy.describe(request), response.status, htmlTitle(text)), details());
   }
   const reason = failure instanceof Error ? failure.message : String(failure);
-  throw fail('parse', request, invalidJson(proxy.describe(request), response.status, reason, text), { ...details(), cause: failure });
+  throw new ProxyError('parse', invalidJson(proxy.describe(request), response.status, reason, text), { ...details(), cause: failure });
 }
 
 /**
@@ -172,7 +173,7 @@ function redirected(proxy: AnswerContext, request: Request, response: Response):
   } catch {
     target = location;
   }
-  return fail('http', request, redirectedWrite(proxy.describe(request), response.status, target, dev((target === '' ? hiddenRedirectFix(request) : redirectFix(request, target)) ?? '')), {
+  return new ProxyError('http', redirectedWrite(proxy.describe(request), response.status, target, dev((target === '' ? hiddenRedirectFix(request) : redirectFix(request, target)) ?? '')), {
     status: response.status, statusText: response.statusText, response, mayHaveBeenApplied: false,
   });
 }
@@ -206,7 +207,7 @@ function redirectFix(request: Request, target: string): string | undefined {
   return `set the proxy's url to ${JSON.stringify(to.origin === from.origin ? path : to.origin + path)}`;
 }
 
-function httpError(proxy: AnswerContext, request: Request, response: Response, text: string): ProxyError {
+function httpError(proxy: AnswerContext, request: Request, response: Response, text: string, retryable: boolean): ProxyError {
   let body: unknown = text === '' ? undefined : text;
   if (text !== '') {
     try {
@@ -215,7 +216,7 @@ function httpError(proxy: AnswerContext, request: Request, response: Response, t
       // Not JSON: keep the text.
     }
   }
-  const { message, fieldErrors } = proxy.proxy.reader.readError(body);
+  const { message, fieldErrors } = proxy.reader.readError(body);
   const status = response.status;
   const statusText = response.statusText || STATUS_TEXT[status] || '';
   let kind: ProxyErrorKind = 'http';
@@ -223,8 +224,8 @@ function httpError(proxy: AnswerContext, request: Request, response: Response, t
   else if (status === 422 || (status === 400 && fieldErrors !== undefined)) kind = 'validation';
   const title = typeof body === 'string' ? htmlTitle(body) : undefined;
   const detail = message ?? (title !== undefined && title !== `${status} ${statusText}` ? title : undefined);
-  const summary = httpFailed(proxy.describe(request), status, statusText, detail, fieldErrors, hint(proxy, request, status, kind));
-  return fail(kind, request, summary, {
+  const summary = httpFailed(proxy.describe(request), status, statusText, detail, fieldErrors, hint(proxy, request, status, kind, retryable));
+  return new ProxyError(kind, summary, {
     status, statusText, response, body, fieldErrors: kind === 'validation' ? (fieldErrors ?? Object.create(null)) : fieldErrors,
     current: kind === 'conflict' && isPlainObject(body) ? body : undefined,
     // A batched DELETE answered so: some of its records may be gone (an earlier try, a server that deletes what it finds).
@@ -233,13 +234,12 @@ function httpError(proxy: AnswerContext, request: Request, response: Response, t
 }
 
 /** What an error answer's message adds: the explanation (development build only), the root key a 400 was sent in, the tries a 5xx took. */
-function hint(proxy: AnswerContext, request: Request, status: number, kind: ProxyErrorKind): string {
-  if (kind === 'conflict' || kind === 'validation' || [401, 403, 404, 405, 415].includes(status)) return dev(explanation(request, status, kind));
-  if (status !== 400) return proxy.retriedHint(request, status);
+function hint(proxy: AnswerContext, request: Request, status: number, kind: ProxyErrorKind, retryable: boolean): string {
+  if (status >= 500) return retryable && proxy.retry.statusCodes.includes(status) ? ` (after ${proxy.retry.limit + 1} tries)` : '';
   const body = request.jsonData;
-  const keys = isPlainObject(body) ? Object.keys(body) : [];
-  const root = keys.length === 1 && request.action !== 'read' && proxy.proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
-  return root === undefined ? '' : wrappedIn(root);
+  const keys = status === 400 && kind === 'http' && isPlainObject(body) ? Object.keys(body) : [];
+  const root = keys.length === 1 && request.action !== 'read' && proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
+  return root === undefined ? dev(explanation(request, status, kind)) : wrappedIn(root);
 }
 
 function explanation(request: Request, status: number, kind: ProxyErrorKind): string {

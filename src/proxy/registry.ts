@@ -51,6 +51,11 @@ export function registerProxy(type: string, ProxyType: ProxyClass): void {
   types.set(type, ProxyType);
 }
 
+/** `"rest", "ajax", "memory"`: the registered types, for messages. */
+function typeNames(): string {
+  return [...types.keys()].map((type) => `"${type}"`).join(', ');
+}
+
 /** Turn `{ type: 'rest', url }` into a proxy; a proxy is returned as is. */
 export function createProxy(config: Proxy | ProxyTypeConfig): Proxy {
   if (config instanceof Proxy) return config;
@@ -59,11 +64,11 @@ export function createProxy(config: Proxy | ProxyTypeConfig): Proxy {
   }
   const { type, ...options } = config;
   if (typeof type !== 'string') {
-    throw new TypeError(`createProxy: the config needs a type (one of ${[...types.keys()].map((t) => `"${t}"`).join(', ')})`);
+    throw new TypeError(`createProxy: the config needs a type${dev(` (one of ${typeNames()})`)}`);
   }
   const ProxyType = types.get(type);
   if (ProxyType === undefined) {
-    throw new TypeError(`createProxy: unknown proxy type "${type}"; registered types are ${[...types.keys()].map((t) => `"${t}"`).join(', ')}${dev(' (add one with registerProxy)')}`);
+    throw new TypeError(`createProxy: unknown proxy type "${type}"${dev(`; registered types are ${typeNames()} (add one with registerProxy)`)}`);
   }
   return new ProxyType(options);
 }

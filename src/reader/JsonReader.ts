@@ -109,37 +109,32 @@ function toStrings(value: unknown): string[] | undefined {
 }
 
 /**
- * Field errors as an object of own properties without a prototype, whatever the field names:
+ * Field errors are an object of own properties without a prototype, whatever the field names:
  * `__proto__` or `constructor` are fields like any other, and a field without messages reads as
- * undefined (never as Object.prototype's `toString`).
+ * undefined (never as Object.prototype's `toString`). None found: undefined.
  */
-function toFieldErrors(entries: Iterable<[string, string[]]>): FieldErrors | undefined {
-  const errors: FieldErrors = Object.create(null);
-  let found = false;
-  for (const [field, messages] of entries) {
-    errors[field] = messages;
-    found = true;
-  }
-  return found ? errors : undefined;
+function found(errors: FieldErrors): FieldErrors | undefined {
+  for (const _field in errors) return errors; // one field is enough (no prototype: own fields only)
+  return undefined;
 }
 
 /** `{ field: msg | msg[] }` -> FieldErrors, or undefined when a value is neither; `skip`: keys that are not fields. */
 function fieldMap(value: unknown, arraysOnly: boolean, skip: string[] = []): FieldErrors | undefined {
   if (!isPlainObject(value)) return undefined;
-  const entries: [string, string[]][] = [];
+  const errors: FieldErrors = Object.create(null);
   for (const [field, messages] of Object.entries(value)) {
     if (skip.includes(field)) continue;
     const list = arraysOnly && !Array.isArray(messages) ? undefined : toStrings(messages);
     if (list === undefined) return undefined;
-    entries.push([field, list]);
+    errors[field] = list;
   }
-  return toFieldErrors(entries);
+  return found(errors);
 }
 
 /** JSON:API `[{ source: { pointer }, detail }]`, Spring `[{ property, message }]` or Ext's form `[{ id, msg }]`. */
 function fieldList(value: unknown): FieldErrors | undefined {
   if (!Array.isArray(value)) return undefined;
-  const errors = new Map<string, string[]>();
+  const errors: FieldErrors = Object.create(null);
   for (const item of value) {
     if (!isPlainObject(item)) continue;
     const source = item.source;
@@ -147,11 +142,9 @@ function fieldList(value: unknown): FieldErrors | undefined {
     const field = pointer !== undefined ? pointer.split('/').pop() : firstString([item.property, typeof item.msg === 'string' ? item.id : undefined]);
     const message = firstString([item.detail, item.message, item.title, item.msg]);
     if (field === undefined || field === '' || message === undefined) continue;
-    const list = errors.get(field);
-    if (list) list.push(message);
-    else errors.set(field, [message]);
+    (errors[field] ??= []).push(message);
   }
-  return toFieldErrors(errors);
+  return found(errors);
 }
 
 /**
@@ -218,8 +211,8 @@ export class JsonReader {
   #readItems(data: unknown, root: unknown, context: ReadContext): Record<string, unknown>[] {
     if (data === undefined || data === null) return [];
     if (root === undefined || root === null) {
-      if (context.action !== 'read') return []; // a write answered without data: nothing to merge
-      if (this.rootProperty === '') return [];
+      // A write answered without data: nothing to merge. (With rootProperty '' the root is the body, never absent here.)
+      if (context.action !== 'read') return [];
       throw new ReadShapeError(
         `the answer has no records at ${describePath(this.rootProperty, 'rootProperty')}${dev(` (it has: ${isPlainObject(data) ? Object.keys(data).slice(0, 8).join(', ') : typeName(data)}); set the reader's rootProperty to where they are`)}`,
       );

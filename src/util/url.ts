@@ -13,16 +13,9 @@ export interface UrlParts {
 }
 
 export function splitUrl(url: string): UrlParts {
-  let rest = url;
-  let hash = '';
-  const hashAt = rest.indexOf('#');
-  if (hashAt !== -1) {
-    hash = rest.slice(hashAt);
-    rest = rest.slice(0, hashAt);
-  }
-  const queryAt = rest.indexOf('?');
-  if (queryAt === -1) return { path: rest, query: '', hash };
-  return { path: rest.slice(0, queryAt), query: rest.slice(queryAt + 1), hash };
+  // Always matches: the path up to the first `?` or `#`, the query up to the first `#`, the rest.
+  const [, path = '', query = '', hash = ''] = /^([^?#]*)(?:\?([^#]*))?([^]*)$/.exec(url) ?? [];
+  return { path, query, hash };
 }
 
 export function joinUrl({ path, query, hash }: UrlParts): string {
@@ -44,13 +37,6 @@ export function appendFormat(path: string, format: string): string {
 /** End the path with one `/`. */
 export function appendSlash(path: string): string {
   return path.endsWith('/') ? path : `${path}/`;
-}
-
-/** Join two query strings (without `?`). */
-export function joinQuery(a: string, b: string): string {
-  if (a === '') return b;
-  if (b === '') return a;
-  return `${a}&${b}`;
 }
 
 function encodeValue(value: unknown): string | undefined {
@@ -81,7 +67,7 @@ export function encodeQuery(params: Readonly<Record<string, unknown>>): string {
 export function appendQuery(url: string, query: string): string {
   if (query === '') return url;
   const parts = splitUrl(url);
-  return joinUrl({ ...parts, query: joinQuery(parts.query, query) });
+  return joinUrl({ ...parts, query: parts.query === '' ? query : `${parts.query}&${query}` });
 }
 
 /** Remove one param from a query string (used to keep the cache buster out of messages). */
@@ -101,21 +87,9 @@ export function templateNames(url: string): string[] {
   return Array.from(url.matchAll(TEMPLATE), (match) => match[1] ?? '');
 }
 
-/**
- * Fill the `{name}` placeholders of a url. `lookup` gives each value; a value of undefined,
- * null or '' is reported through `missing`, which must throw; `encode` makes the segment.
- */
-export function fillTemplate(
-  url: string,
-  lookup: (name: string) => unknown,
-  missing: (name: string) => never,
-  encode: (value: unknown, name: string) => string,
-): string {
-  return url.replace(TEMPLATE, (_, name: string) => {
-    const value = lookup(name);
-    if (value === undefined || value === null || value === '') missing(name);
-    return encode(value, name);
-  });
+/** The url with each `{name}` placeholder replaced by `value(name)` (the usual url, without one: as it is). */
+export function fillTemplate(url: string, value: (name: string) => string): string {
+  return url.includes('{') ? url.replace(TEMPLATE, (_, name: string) => value(name)) : url;
 }
 
 /**

@@ -103,7 +103,7 @@ export class JsonWriter {
     });
     let body: unknown = this.allowSingle && items.length === 1 ? items[0] : items;
     const root = typeof this.rootProperty === 'function' ? this.rootProperty(request) : this.rootProperty;
-    if (root !== undefined && root !== '') body = { [root]: body };
+    if (root) body = { [root]: body };
     request.jsonData = this.transform ? this.transform(body, request) : body;
   }
 
@@ -121,7 +121,7 @@ export class JsonWriter {
     const out: Record<string, unknown> = {};
 
     if (request.action === 'destroy') {
-      out[idKey] = this.serializeValue(idField, record.getId(), record);
+      out[idKey] = serialize(this, idField, record.getId(), record);
       return out;
     }
 
@@ -130,7 +130,7 @@ export class JsonWriter {
       const data = record.getData();
       for (const key of Object.keys(data)) {
         if (key === idProperty || key === '__proto__') continue;
-        if (all || record.isModified(key)) out[key] = this.serializeValue(undefined, data[key], record);
+        if (all || record.isModified(key)) out[key] = serialize(this, undefined, data[key], record);
       }
     } else {
       const isoDates = this.dateFormat === 'iso';
@@ -148,7 +148,7 @@ export class JsonWriter {
           }
           value = record.get(field.name);
         }
-        put(out, outputKey(field), this.serializeValue(field, value, record));
+        put(out, outputKey(field), serialize(this, field, value, record));
       }
     }
 
@@ -157,30 +157,21 @@ export class JsonWriter {
       const clientIdProperty = this.clientIdProperty ?? model.clientIdProperty;
       if (clientIdProperty !== undefined) out[clientIdProperty] = record.clientId;
     } else if (this.writeRecordId) {
-      out[idKey] = this.serializeValue(idField, record.getId(), record);
+      out[idKey] = serialize(this, idField, record.getId(), record);
     }
     return out;
   }
+}
 
-  private serializeValue(field: FieldInfo | undefined, value: unknown, record: RecordLike): unknown {
-    if (field?.serialize) return field.serialize(value, record);
-    if (value instanceof Date) return this.formatDate(value);
-    return value;
-  }
-
-  private formatDate(date: Date): unknown {
-    if (Number.isNaN(date.getTime())) return null;
-    switch (this.dateFormat) {
-      case 'iso':
-        return date.toISOString();
-      case 'timestamp':
-        return Math.floor(date.getTime() / 1000);
-      case 'time':
-        return date.getTime();
-      default:
-        return this.dateFormat(date);
-    }
-  }
+/** A value as the writer writes it: through the field's `serialize`, else a Date in `dateFormat` (an invalid one as null). */
+function serialize(writer: JsonWriter, field: FieldInfo | undefined, value: unknown, record: RecordLike): unknown {
+  if (field?.serialize) return field.serialize(value, record);
+  if (!(value instanceof Date)) return value;
+  const format = writer.dateFormat;
+  const time = value.getTime();
+  if (Number.isNaN(time)) return null;
+  if (typeof format === 'function') return format(value);
+  return format === 'iso' ? value.toISOString() : format === 'time' ? time : Math.floor(time / 1000);
 }
 
 defineOptions(JsonWriter.prototype, 'JsonWriter', schema);
