@@ -35,7 +35,8 @@ export interface LoadHost<M extends Model<object>> {
 /** Which page, start and limit a load asks for: what it was given, else its page size and current page. */
 export function pagingOf(options: LoadOptions, pageSize: number, currentPage: number): { page?: number; start?: number; limit?: number } {
   const { page, start, limit } = options;
-  for (const [name, value] of Object.entries({ page, start, limit })) {
+  for (const name of ['page', 'start', 'limit'] as const) {
+    const value = options[name];
     if (value !== undefined && (!Number.isInteger(value) || value < 0 || (name === 'page' && value < 1))) {
       throw new TypeError(`Store.load: ${name} must be a ${name === 'page' ? 'positive' : 'non-negative'} integer, got ${describeValue(value)}`);
     }
@@ -44,7 +45,8 @@ export function pagingOf(options: LoadOptions, pageSize: number, currentPage: nu
   const size = limit ?? (pageSize || undefined);
   const thePage = page ?? (start !== undefined && size ? Math.floor(start / size) + 1 : currentPage);
   const theStart = start ?? (size !== undefined ? (thePage - 1) * size : undefined);
-  return { page: thePage, ...(theStart !== undefined ? { start: theStart } : {}), ...(size !== undefined ? { limit: size } : {}) };
+  // Undefined where not asked (the operation takes undefined as not given): no literal spread, which V8 makes slow.
+  return { page: thePage, start: theStart, limit: size };
 }
 
 /** What a store's read operation is made of. */
@@ -77,7 +79,7 @@ export function readOperation(store: Query, options: LoadOptions, link: Link, va
     params: { ...options.params },
     sorters: store.remoteSort ? store.sorters.filter((sorter) => sorter.sorterFn === undefined) : [],
     filters: store.remoteFilter ? store.filters.filter((filter) => filter.filterFn === undefined) : [],
-    ...(store.remoteGroup && store.groupField !== undefined ? { grouper: { property: store.groupField, direction: store.groupDir } } : {}),
+    grouper: store.remoteGroup && store.groupField !== undefined ? { property: store.groupField, direction: store.groupDir } : undefined,
     summary: summaryRequests(store.remoteSummary),
   });
   operation.link = link;
