@@ -24,11 +24,11 @@ export function sharingGets(): Layer {
     const inflight = new Map<string, Shared>();
     return (request, attempt) => {
       if (request.shareKey === undefined || request.method !== 'GET') return next(request, attempt);
-      // The url, then the headers by name in order. Unambiguous: the url's length comes first, a
-      // header name has no `:` and a value no line break (fetch refuses both). Built by hand: as
-      // JSON (with a property list) the key cost four times as much.
+      // The url, then the headers by name in order. Unambiguous: the url's length comes first (an
+      // absolute url starts with a letter), a header name has no `:` and a value no line break
+      // (fetch refuses both). Built by hand: as JSON (with a property list) it cost four times as much.
       const headers = request.headers;
-      let key = `${request.shareKey.length}:${request.shareKey}`;
+      let key = request.shareKey.length + request.shareKey;
       for (const name of Object.keys(headers).sort()) key += `\n${name}:${headers[name]}`;
       let entry = inflight.get(key);
       if (entry === undefined) {
