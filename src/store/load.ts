@@ -123,10 +123,10 @@ export class Loads<M extends Model<object>> {
     // Options refused, or a beforeload listener that says no: nothing changes, a load in flight goes on.
     const operation = host.operation(options, controller);
     if (!host.before(operation)) throw new ProxyError('abort', LOAD.cancelled, { operation });
-    // Two literals: spreading a literal made here (`{ ...(cond ? { page } : { start }), limit }`) cost V8 2 us a load.
-    const { limit, page } = operation;
-    const { start, params } = options;
-    this.last = start === undefined ? { page, limit, params } : { start, limit, params };
+    // One literal, the page undefined when a start was asked: spreading a literal made here
+    // (`{ ...(cond ? { page } : { start }), limit }`) cost V8 2 us a load.
+    const start = options.start;
+    this.last = { page: start === undefined ? operation.page : undefined, start, limit: operation.limit, params: options.params };
     const seq = ++this.#seq;
     this.#controller?.abort();
     this.#controller = controller;
