@@ -27,9 +27,8 @@ export function sharingGets(): Layer {
       // The url, then the headers by name in order. Unambiguous: the url's length comes first (an
       // absolute url starts with a letter), a header name has no `:` and a value no line break
       // (fetch refuses both). Built by hand: as JSON (with a property list) it cost four times as much.
-      const headers = request.headers;
       let key = request.shareKey.length + request.shareKey;
-      for (const name of Object.keys(headers).sort()) key += `\n${name}:${headers[name]}`;
+      for (const name of Object.keys(request.headers).sort()) key += `\n${name}:${request.headers[name]}`;
       let entry = inflight.get(key);
       if (entry === undefined) {
         const link = new Link();

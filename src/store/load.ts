@@ -125,15 +125,14 @@ export class Loads<M extends Model<object>> {
     if (!host.before(operation)) throw new ProxyError('abort', LOAD.cancelled, { operation });
     // One literal, the page undefined when a start was asked: spreading a literal made here
     // (`{ ...(cond ? { page } : { start }), limit }`) cost V8 2 us a load.
-    const start = options.start;
-    this.last = { page: start === undefined ? operation.page : undefined, start, limit: operation.limit, params: options.params };
+    this.last = { page: options.start === undefined ? operation.page : undefined, start: options.start, limit: operation.limit, params: options.params };
     const seq = ++this.#seq;
     this.#controller?.abort();
     this.#controller = controller;
     const callerSignal = options.signal;
     const forward = (): void => controller.abort(callerSignal?.reason);
-    if (callerSignal?.aborted) controller.abort(callerSignal.reason);
-    else callerSignal?.addEventListener('abort', forward, { once: true });
+    if (callerSignal?.aborted) forward();
+    else callerSignal?.addEventListener('abort', forward);
     try {
       return await this.#once(seq, controller, operation, options);
     } finally {
