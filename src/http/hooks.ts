@@ -20,7 +20,7 @@ export async function runBefore(before: BeforeHook, request: HttpRequest, attemp
   // make them hold values it never got.
   for (const key of Object.keys(init)) {
     const changed = key === 'method' ? init.method !== request.method : key === 'body' ? init.body !== request.body : key !== 'headers';
-    if (changed) throw new ProxyError('config', cannotSend(request.label, `the onRequest hook changed init.${key}; it may change init.headers only${dev(' (the records would commit what the server never got)')}`), { mayHaveBeenApplied: false });
+    if (changed) throw new ProxyError('config', cannotSend(request.label, `the onRequest hook changed init.${key}${dev('; it may change init.headers only (the records would commit what the server never got)')}`), { mayHaveBeenApplied: false });
   }
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((value, name) => {
