@@ -13,7 +13,8 @@ import { checkFieldNames } from './fieldNames.js';
 import { followersOf, type Follower } from './follow.js';
 import type { FieldName, FilterOf, Group, LoadOptions, SorterOf } from './options.js';
 import type { Store } from './Store.js';
-import { RecordView } from './view.js';
+import type { RecordView } from './view.js';
+import { ChainedView } from './chainedView.js';
 import type { RemoteSummary } from './summaryTypes.js';
 
 export interface ChainedStoreConfig<M extends Model> {
@@ -48,14 +49,14 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
   declare groupDir: Direction;
   readonly #source: Store<M> | ChainedStore<M>;
   readonly #parent: RecordView<M>;
-  readonly #view: RecordView<M>;
+  readonly #view: ChainedView<M>;
   readonly #snapshot = new View<ChainedStoreSnapshot<M>>(() => Object.freeze({ store: this, records: this.#view.records(), total: this.getCount(), loading: this.#sourceLoading() }), (a, b) => a.records === b.records && a.loading === b.loading);
   /** While this store has subscribers: its subscription to the source (which then counts as shown, section 13), and how many. */
   #watch: (() => void) | undefined;
   #subscribers = 0;
   readonly #follower: Follower<M>;
   #stop: () => void;
-  #also: (record: M) => boolean;
+  #also: ((record: M) => boolean) | undefined;
   #destroyed = false;
 
   constructor(config: ChainedStoreConfig<M>) {
@@ -74,8 +75,10 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
     checkFieldNames(this.model, 'filters', this.filters);
     if (this.groupField !== undefined) checkFieldNames(this.model, 'groupField', [{ property: this.groupField }]);
     const parent = (this.#parent = source[VIEW]());
-    this.#view = new RecordView<M>(parent.all);
-    this.#also = (record) => parent.passes(record);
+    this.#view = new ChainedView<M>(parent.all);
+    // The source's filters, while it has any (none: nothing to ask it).
+    const also = (): ((record: M) => boolean) | undefined => (parent.filtering ? (record) => parent.passes(record) : undefined);
+    this.#also = also();
     const view = this.#view;
     const changed = (): void => this.#snapshot.changed();
     // Each change of the source's records, told to this view (whose own followers hear it in turn).
@@ -84,10 +87,13 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
       added: (records) => (view.added(records, true), changed()),
       removed: (records) => (view.removed(records), changed()),
       reset: (retested) => {
-        if (retested) {
-          this.#also = (record) => parent.passes(record);
-          this.#arrange(false);
-        } else this.#arrange(true);
+        // The source's filters changed: a new test (a retest). Made again: the same one, unless the source now has filters or none (then made again here too).
+        if (retested) this.#also = also();
+        else if (!this.#also !== !parent.filtering) {
+          this.#also = also();
+          view.invalidate();
+        }
+        this.#arrange(!retested, retested ? parent.shown() : undefined);
         this.fire('datachanged', { store: this });
       },
       release: () => this.destroy(),
@@ -182,11 +188,11 @@ export class ChainedStore<M extends Model = Model> extends StoreBase<M, ChainedS
     return Promise.resolve(this.getRange());
   }
 
-  /** Its grouping, then its sorters (none: the source's order), its filters after the source's. */
-  #arrange(force: boolean): void {
+  /** Its grouping, then its sorters (none: the source's order), its filters after the source's (`within`: the records the source shows now). */
+  #arrange(force: boolean, within?: readonly M[]): void {
     const sorters: Sorter[] = this.groupField === undefined ? [] : [{ property: this.groupField, direction: this.groupDir }];
     sorters.push(...(this.sorters.length > 0 || this.groupField !== undefined ? this.sorters : this.#parent.sorters));
-    this.#view.arrange(sorters, this.filters, force, this.#also);
+    this.#view.arrange(sorters, this.filters, force, this.#also, within);
     this.#snapshot.changed();
   }
 

@@ -16,10 +16,12 @@ import { compareKeys, reader, sameItems, sameList, sortKey } from './viewKeys.js
 import { moveItem } from '../util/arrays.js';
 
 /** What the view knows of a listed record: where it came (ord), whether it is shown, its sort keys, where it was last seen in the view's arrays. */
-interface Entry<M> {
+export interface Entry<M> {
   readonly record: M;
   readonly ord: number;
   shown: boolean;
+  /** When `shown` was marked (a chained store's view: chainedView.ts). */
+  round?: number;
   /** The first sort key (read at each step of a search: no array to go through), and all of them when there are several (else none). */
   key: unknown;
   keys: readonly unknown[];
@@ -29,19 +31,19 @@ interface Entry<M> {
 
 export class RecordView<M extends Model<object>> {
   #sorters: readonly Sorter[] = [];
-  #filters: readonly Filter[] = [];
+  protected filters: readonly Filter[] = [];
   /** Set while sorted or filtered locally: the comparator (keys, then ord), the keys of a record, the filters' test. */
-  #compare: ((a: Entry<M>, b: Entry<M>) => number) | undefined;
+  protected compare: ((a: Entry<M>, b: Entry<M>) => number) | undefined;
   #keysOf: (record: M) => unknown[] = () => [];
-  #test: ((record: M) => boolean) | undefined;
+  protected test: ((record: M) => boolean) | undefined;
   /** A sorter with a function: its keys cannot be kept, so a record is found by identity. */
-  #byIdentity = false;
+  protected byIdentity = false;
   /** The records in order (undefined: not sorted, the list's own order), and those shown (undefined: all of them). */
   #ordered: M[] | undefined;
   #shown: M[] | undefined;
   /** The entries of the last sort, in order, and the index of every listed record (built at the first change). */
   #entries: Entry<M>[] | undefined;
-  #index: Map<M, Entry<M>> | undefined;
+  protected index: Map<M, Entry<M>> | undefined;
   #nextOrd = 0;
   /** Made again from the list when next read (a load, a reject, records inserted in the middle). */
   #stale = true;
@@ -56,7 +58,7 @@ export class RecordView<M extends Model<object>> {
 
   /** Who else hears of each change (live summaries, chained stores). */
   followers: Followers<M> | undefined = undefined;
-  #also: ((record: M) => boolean) | undefined;
+  protected also: ((record: M) => boolean) | undefined;
 
   constructor(readonly all: () => M[]) {}
 
@@ -67,18 +69,18 @@ export class RecordView<M extends Model<object>> {
    */
   arrange(sorters: readonly Sorter[], filters: readonly Filter[], force: boolean, also?: (record: M) => boolean): void {
     const sameSort = sameList(sorters, this.#sorters);
-    const sameTest = sameList(filters, this.#filters) && also === this.#also;
+    const sameTest = sameList(filters, this.filters) && also === this.also;
     if (!force && !this.#stale && sameSort && sameTest) return;
-    this.#also = also;
+    this.also = also;
     this.#sorters = sorters;
-    this.#filters = filters;
+    this.filters = filters;
     const reads = sorters.map((sorter) => (sorter.sorterFn ? undefined : reader<M>(sorter.property)));
     this.#keysOf = (record) => reads.map((read) => read && sortKey(read(record)));
-    this.#byIdentity = sorters.some((sorter) => sorter.sorterFn);
+    this.byIdentity = sorters.some((sorter) => sorter.sorterFn);
     const dirs = sorters.map((sorter) => (sorter.direction === 'DESC' ? -1 : 1));
     const [first] = sorters;
     const dir = dirs[0] ?? 1;
-    this.#compare = sorters.length + filters.length === 0 && !also ? undefined : sorters.length === 1 && !first?.sorterFn ? (a, b) => compareKeys(a.key, b.key) * dir || a.ord - b.ord : (a, b) => {
+    this.compare = sorters.length + filters.length === 0 && !also ? undefined : sorters.length === 1 && !first?.sorterFn ? (a, b) => compareKeys(a.key, b.key) * dir || a.ord - b.ord : (a, b) => {
       for (let i = 0; i < sorters.length; i++) {
         const fn = sorters[i]?.sorterFn;
         const result = fn ? fn(a.record, b.record) : compareKeys(a.keys[i], b.keys[i]);
@@ -92,8 +94,8 @@ export class RecordView<M extends Model<object>> {
       return (record) => test(read(record), record);
     });
     if (also) tests.unshift(also);
-    this.#test = tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (record) => tests.every((test) => test(record));
-    if (sameSort && !sameTest && !this.#stale && this.#pending.size === 0 && this.#ordered !== undefined) this.#retest(this.#ordered);
+    this.test = tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (record) => tests.every((test) => test(record));
+    if (sameSort && !sameTest && !this.#stale && this.#pending.size === 0 && this.#ordered !== undefined) this.retest(this.#ordered);
     else this.invalidate();
   }
 
@@ -111,36 +113,38 @@ export class RecordView<M extends Model<object>> {
 
   /** Whether some records may be hidden (filters, or a chained store's source's). */
   get filtering(): boolean {
-    return this.#test !== undefined;
+    return this.test !== undefined;
   }
 
   /** Whether the filters pass a record (it is shown if listed). */
   passes(record: M): boolean {
-    return this.#test?.(record) ?? true;
+    return this.test?.(record) ?? true;
   }
 
-  /** The filters changed, not the order: the records in order filtered again (an index made already marks what is shown; where, it finds by search). */
-  #retest(ordered: M[]): void {
-    const test = this.#test;
-    this.#shown = test === undefined ? undefined : ordered.filter(test);
-    const index = this.#index;
-    if (index !== undefined) {
+  /** The filters changed, not the order: the records in order filtered again, or `shown` (and `marked`) as found otherwise (chainedView.ts); an index made already marks what is shown, where it finds by search. */
+  protected retest(ordered: M[], shown = this.test && ordered.filter(this.test), marked?: boolean): void {
+    const index = this.index;
+    if (index !== undefined && !marked) {
       // Marked from the records shown: the filters run once per record, not twice.
-      for (const entry of index.values()) entry.shown = test === undefined;
-      for (const record of this.#shown ?? []) {
+      for (const entry of index.values()) this.mark(entry, !shown);
+      for (const record of shown ?? []) {
         const entry = index.get(record);
-        if (entry !== undefined) entry.shown = true;
+        if (entry !== undefined) this.mark(entry, true);
       }
     }
+    this.#shown = shown;
     this.#changed = true;
     this.followers?.reset(true);
   }
+
+  /** Whether a record is shown, by its entry (`shown`: marked so first). */
+  protected mark(entry: Entry<M>, shown?: boolean): boolean { return (entry.shown = shown ?? entry.shown); }
 
   /** The records shown, in order (the view's own array: copy before keeping it). */
   shown(): M[] {
     try {
       // Several records changed under a sorter function: each may be out of place for the others.
-      if (this.#stale || (this.#byIdentity && this.#pending.size > 1)) this.#rebuild();
+      if (this.#stale || (this.byIdentity && this.#pending.size > 1)) this.#rebuild();
       else if (this.#pending.size > 0) this.#update();
     } catch (error) {
       // A sorter or filter function threw: made again from the list when next read.
@@ -200,7 +204,7 @@ export class RecordView<M extends Model<object>> {
   touched(record: M): void {
     this.followers?.touched(record);
     if (this.#dirty !== undefined && record.dirty) this.#dirty.add(record);
-    if (this.#compare === undefined || this.#stale) this.#changed = true;
+    if (this.compare === undefined || this.#stale) this.#changed = true;
     else this.#pending.add(record);
   }
 
@@ -209,14 +213,15 @@ export class RecordView<M extends Model<object>> {
     this.followers?.added(records);
     for (const record of records) this.touched(record);
     this.#changed = true;
-    if (this.#compare === undefined || this.#stale) return;
+    if (this.compare === undefined || this.#stale) return;
     if (!atEnd || records.length > 16) {
       this.#stale = true;
       return;
     }
     const index = this.#indexed();
     for (const record of records) {
-      const entry = entryOf(record, this.#nextOrd++, this.#test?.(record) ?? true, this.#keysOf(record), 0);
+      const entry = entryOf(record, this.#nextOrd++, true, this.#keysOf(record), 0);
+      this.mark(entry, this.test?.(record) ?? true);
       index.set(record, entry);
       this.#pending.delete(record);
       if (this.#ordered) this.#own(this.#ordered).splice((entry.at = this.#search(this.#ordered, entry)), 0, record);
@@ -228,7 +233,7 @@ export class RecordView<M extends Model<object>> {
   removed(records: readonly M[]): void {
     this.followers?.removed(records);
     this.#changed = true;
-    if (this.#compare === undefined || this.#stale) return;
+    if (this.compare === undefined || this.#stale) return;
     if (records.length > 16) {
       this.#stale = true;
       return;
@@ -237,7 +242,7 @@ export class RecordView<M extends Model<object>> {
     for (const record of records) {
       const entry = index.get(record);
       // Not indexed (the index was made after it left the list): found by identity.
-      for (const array of [this.#ordered, entry?.shown === false ? undefined : this.#shown]) {
+      for (const array of [this.#ordered, entry !== undefined && !this.mark(entry) ? undefined : this.#shown]) {
         const at = array === undefined ? -1 : entry === undefined ? array.indexOf(record) : this.#locate(array, entry, array !== this.#ordered);
         if (array !== undefined && at !== -1) this.#own(array).splice(at, 1);
       }
@@ -251,11 +256,11 @@ export class RecordView<M extends Model<object>> {
     this.#stale = false;
     this.#rebuilt = true;
     this.#pending.clear();
-    this.#index = undefined;
+    this.index = undefined;
     this.#entries = undefined;
     this.#nextOrd = all.length;
     this.#ordered = undefined;
-    const compare = this.#compare;
+    const compare = this.compare;
     if (compare !== undefined && this.#sorters.length > 0) {
       const keysOf = this.#keysOf;
       const entries: Entry<M>[] = new Array<Entry<M>>(all.length);
@@ -272,13 +277,13 @@ export class RecordView<M extends Model<object>> {
       this.#entries = entries;
       this.#ordered = ordered;
     }
-    const test = this.#test;
+    const test = this.test;
     this.#shown = test === undefined ? undefined : (this.#ordered ?? all).filter(test);
   }
 
   /** Every listed record's entry, made at the first change after a rebuild. */
   #indexed(): Map<M, Entry<M>> {
-    if (this.#index !== undefined) return this.#index;
+    if (this.index !== undefined) return this.index;
     const index = new Map<M, Entry<M>>();
     const all = this.all();
     const entries = this.#entries ?? all.map((record, ord) => entryOf(record, ord, true, NONE, ord));
@@ -290,17 +295,16 @@ export class RecordView<M extends Model<object>> {
     if (shown !== undefined) {
       // Marked from what is shown, not walked beside the list: a record may have left the list
       // already (the index is made at the first change, which can be its removal).
-      for (const entry of entries) entry.shown = false;
+      for (const entry of entries) this.mark(entry, false);
       shown.forEach((record, at) => {
         const entry = index.get(record);
-        if (entry !== undefined) {
-          entry.shown = true;
-          entry.shownAt = at;
-        }
+        if (entry === undefined) return;
+        this.mark(entry, true);
+        entry.shownAt = at;
       });
     }
     this.#nextOrd = Math.max(this.#nextOrd, all.length);
-    return (this.#index = index);
+    return (this.index = index);
   }
 
   /** Each changed record moved to its place, and shown or hidden by the filters. */
@@ -310,9 +314,9 @@ export class RecordView<M extends Model<object>> {
       const entry = index.get(record);
       if (entry === undefined) continue; // not listed (removed, or off the page)
       const keys = this.#keysOf(record);
-      const show = this.#test?.(record) ?? true;
-      const wasShown = entry.shown;
-      const moved = this.#ordered !== undefined && (this.#byIdentity || keys.some((key, i) => compareKeys(key, i === 0 ? entry.key : entry.keys[i]) !== 0));
+      const show = this.test?.(record) ?? true;
+      const wasShown = this.mark(entry);
+      const moved = this.#ordered !== undefined && (this.byIdentity || keys.some((key, i) => compareKeys(key, i === 0 ? entry.key : entry.keys[i]) !== 0));
       if (wasShown || show) this.#changed = true;
       if (!moved && wasShown === show) {
         setKeys(entry, keys);
@@ -322,7 +326,7 @@ export class RecordView<M extends Model<object>> {
       const from = ordered !== undefined && moved ? this.#locate(ordered, entry, false) : -1;
       const shownAt = this.#shown !== undefined && wasShown ? this.#locate(this.#shown, entry, true) : -1;
       setKeys(entry, keys);
-      entry.shown = show;
+      this.mark(entry, show);
       if (ordered !== undefined && from !== -1) entry.at = this.#move(this.#own(ordered), from, entry);
       if (this.#shown === undefined) continue;
       const shown = this.#own(this.#shown);
@@ -358,15 +362,15 @@ export class RecordView<M extends Model<object>> {
       if (array[seen + i] === entry.record) return seen + i;
       if (seen >= i && array[seen - i] === entry.record) return seen - i;
     }
-    if (this.#byIdentity) return array.indexOf(entry.record);
+    if (this.byIdentity) return array.indexOf(entry.record);
     const at = this.#search(array, entry, true);
     return array[at] === entry.record ? at : array.indexOf(entry.record);
   }
 
   /** The first index whose entry comes after `entry` (`atOrAfter`: not before it), in the array without index `skip`. */
   #search(array: M[], entry: Entry<M>, atOrAfter = false, skip = array.length): number {
-    const compare = this.#compare;
-    const index = this.#index;
+    const compare = this.compare;
+    const index = this.index;
     if (compare === undefined || index === undefined) return array.length;
     let low = 0;
     let high = skip < array.length ? array.length - 1 : array.length;

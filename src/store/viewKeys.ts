@@ -10,7 +10,7 @@ export type Read<M> = (record: M) => unknown;
 
 /** A value as a sort key: empty (undefined, null, NaN) as undefined, a Date as its time, an object as its JSON. */
 export function sortKey(value: unknown): unknown {
-  if (value === null || value === undefined || Number.isNaN(value)) return undefined;
+  if (value == null || value !== value) return undefined; // NaN: the one value not itself
   if (typeof value !== 'object') return value;
   return value instanceof Date ? sortKey(value.getTime()) : textOf(value);
 }

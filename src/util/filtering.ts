@@ -9,7 +9,7 @@ function same(a: unknown, b: unknown): boolean {
   }
   if (a === b) return true;
   // A filter typed in a text box ('30') matches a number (30), as a server's query string would.
-  return a !== null && b !== null && a !== undefined && b !== undefined && typeof a !== typeof b && textOf(a) === textOf(b);
+  return a != null && b != null && typeof a !== typeof b && textOf(a) === textOf(b);
 }
 
 /** Whether a value is one of a list (`wanted` not being a list: no). */

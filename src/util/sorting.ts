@@ -4,7 +4,8 @@ import type { Sorter } from '../operation/types.js';
 export type ValueOf<T> = (item: T, property: string) => unknown;
 
 function rank(value: unknown): number {
-  return value === undefined || value === null || (typeof value === 'number' && Number.isNaN(value)) ? 1 : 0;
+  // Empty: undefined, null, NaN (the one value not itself).
+  return value == null || value !== value ? 1 : 0;
 }
 
 /** A Date as its time, so that Dates compare (and group) by value; other values as they are. */
