@@ -10,12 +10,9 @@ import type { AnyModel } from './types.js';
 
 /** The stores of each attached model that loaded in this tab (weakly: a store let go is forgotten). */
 const stores = new WeakMap<AnyModel, Set<WeakRef<object>>>();
-const noted = new WeakSet<object>();
 
-/** A store of `model` loaded (the outbox's restore hook, at each load): its records may be found by id. */
+/** A store of `model` loaded (the outbox's restore hook): its records may be found by id. */
 export function noteStore(model: AnyModel, store: object): void {
-  if (noted.has(store)) return;
-  noted.add(store);
   let set = stores.get(model);
   if (set === undefined) stores.set(model, (set = new Set()));
   set.add(new WeakRef(store));
@@ -27,11 +24,12 @@ function call(owner: unknown, name: string, args: unknown[]): unknown {
   return typeof method === 'function' ? Reflect.apply(method, owner, args) : undefined;
 }
 
-/** This tab's record of `model` with the id `rid`, if it holds one. */
-export function heldRecord(model: AnyModel, rid: JsonValue): Model<object> | undefined {
+/** This tab's record of `model` with the id `rid`, if it holds one (`storesToo`: also one a store of this tab lists, not only its session's). */
+export function heldRecord(model: AnyModel, rid: JsonValue, storesToo = true): Model<object> | undefined {
   const found = (held: unknown): held is Model<object> => held instanceof model && !held.erased;
   const fromSession = call(extensions.defaultSession?.(model), 'get', [model, rid]);
   if (found(fromSession)) return fromSession;
+  if (!storesToo) return undefined;
   for (const ref of stores.get(model) ?? []) {
     const store = ref.deref();
     if (store === undefined) stores.get(model)?.delete(ref);

@@ -104,13 +104,12 @@ export class Outbox {
       },
       restore: (store, read) => {
         const model = store.model;
-        // Its rows are found by id from now on: open() puts a restored write on a row it lists.
-        noteStore(model, store);
         // Before open() restored them, nothing to join yet: the store joins at its first load after.
         if (this.#replay.ready && !this.#joined.has(store)) {
           this.#joined.add(store);
+          noteStore(model, store);
           const records = [...this.#replay.restored].filter((record): record is InstanceType<typeof model> => record instanceof model && !record.erased);
-          // A row the store loaded before open() is not listed twice (its record took the restored writes).
+          // A row the store loaded before open() is not listed twice (the loaded copy stays).
           store.add(records.filter((record) => record.phantom || store.getById(record.getId()) === undefined));
           store.remove(records.filter((record) => this.#replay.entriesOf(record.clientId).some((entry) => entry.action === 'destroy')));
         }

@@ -82,9 +82,9 @@ function isStored(value: unknown): value is StoredObject {
 
 /**
  * Make a record of stored entries again (its entries in order): its base, then each entry's values
- * on top. A saved row this tab already holds (a page a ReadCache showed, a session's record, both
- * made before the outbox opened) is that record, the entries' values put on top of it: one record
- * per row, whose write's answer is applied to it.
+ * on top. A saved row the session already holds (from a page a ReadCache showed, or a load, before
+ * the outbox opened) is that record, the entries' values put on top of it: one record per row,
+ * whose write's answer is applied to it.
  */
 export function restoreRecord(clientId: string, entries: readonly Entry[], models: ReadonlyMap<string, AnyModel>): Model<object> | undefined {
   const first = entries[0];
@@ -92,7 +92,9 @@ export function restoreRecord(clientId: string, entries: readonly Entry[], model
   if (first === undefined || model === undefined) return undefined;
   // Only declared fields: a stored name the model lacks ("__proto__", a field since removed) failed its entry ('config').
   const known = (values: Fields): Record<string, unknown> => Object.fromEntries(Object.entries(values).filter(([name]) => model.getFields().some((field) => field.name === name)));
-  const held = first.action === 'create' || first.rid === null ? undefined : heldRecord(model, first.rid);
+  // Only a session's record: a store's row may be a copy of an earlier outbox's (the soak found a
+  // create lost when a row a closed outbox's store still listed took the entries).
+  const held = first.action === 'create' || first.rid === null ? undefined : heldRecord(model, first.rid, false);
   // (A held record with a client id of its own has writes of its own: it is left alone.)
   const adopt = held !== undefined && !held.phantom && metaOf(held).clientId === undefined;
   const base = known(first.action === 'create' ? first.values : first.before);
