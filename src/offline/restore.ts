@@ -95,8 +95,8 @@ export function restoreRecord(clientId: string, entries: readonly Entry[], model
   // Only a session's record: a store's row may be a copy of an earlier outbox's (the soak found a
   // create lost when a row a closed outbox's store still listed took the entries).
   const held = first.action === 'create' || first.rid === null ? undefined : heldRecord(model, first.rid, false);
-  // (A held record with a client id of its own has writes of its own: it is left alone.)
-  const adopt = held !== undefined && !held.phantom && metaOf(held).clientId === undefined;
+  // (A held record with a client id or a write in flight has writes of its own: it is left alone.)
+  const adopt = held !== undefined && !held.phantom && metaOf(held).clientId === undefined && metaOf(held).writing === undefined;
   const base = known(first.action === 'create' ? first.values : first.before);
   if (first.rid !== null) base[model.idProperty] = first.rid;
   try {

@@ -196,7 +196,7 @@ export class StoreRecords<M extends Model> {
     const restore = changes.removed;
     changes.clear();
     // Last removed first: each index was taken from the list as it stood at that removal.
-    for (const record of restore.reverse()) {
+    for (const record of [...restore].reverse()) {
       const index = changes.removedAt(record) ?? list.all.length;
       record.reject();
       // Its destroy may have been applied: it stays removed, and the next sync confirms it.
