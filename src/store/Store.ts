@@ -44,11 +44,11 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   /** The page last loaded (1-based). */
   currentPage = 1;
 
-  #totalCount: number | undefined = undefined;
+  #totalCount: number | undefined;
   readonly #loads: Loads<M>;
   readonly #syncs: Syncs<M>;
   #autoSyncQueued = false;
-  #error: ProxyError | BatchError | undefined = undefined;
+  #error: ProxyError | BatchError | undefined;
   #destroyed = false;
   /** What the store shows, and its listeners. The records are the view's: a new array only when something shown changed. */
   readonly #view: View<StoreSnapshot<M>> = new View(() => snapshotOf(this, this.#error, this.#records.list.view.records(), this.#fresh), sameSnapshot);
@@ -167,7 +167,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   remove(records: M | readonly M[]): M[] { return this.#take(records, true); }
 
   #take(records: M | readonly M[], destroy: boolean): M[] {
-    const { removed, indexes } = this.#records.take(Array.isArray(records) ? records : [records], destroy);
+    const [removed, indexes] = this.#records.take(Array.isArray(records) ? records : [records], destroy);
     if (removed.length === 0) return removed;
     this.#removed(removed, indexes);
     if (destroy) this.#queueAutoSync();

@@ -38,6 +38,9 @@ export function idKey(record: Model<object>): IdKey | undefined {
   return keyOf(record.getId());
 }
 
+/** A record taken out of the list: [record, where it was shown (-1: hidden), where it was in the whole list]. */
+export type Taken<M> = [record: M, shownAt: number, at: number];
+
 export class RecordList<M extends Model<object>> {
   /** The records, in an object of their own: a session may hold it without the view (whose sorters and filters may hold the store). */
   readonly box: { all: M[] } = { all: [] };
@@ -108,11 +111,11 @@ export class RecordList<M extends Model<object>> {
   }
 
   /**
-   * Take records out of the list. Returns each with the index it was shown at (-1 when the local
-   * filters hid it) and the index it had in the whole list.
+   * Take records out of the list. Returns each as [record, the index it was shown at (-1 when the
+   * local filters hid it), the index it had in the whole list].
    */
-  take(wanted: ReadonlySet<M>): { record: M; shownAt: number; at: number }[] {
-    const taken: { record: M; shownAt: number; at: number }[] = [];
+  take(wanted: ReadonlySet<M>): Taken<M>[] {
+    const taken: Taken<M>[] = [];
     const all = this.all;
     const visible = this.visible;
     // Where each record is shown, found once rather than by a search per removed record.
@@ -123,12 +126,12 @@ export class RecordList<M extends Model<object>> {
         kept.push(record);
         return;
       }
-      taken.push({ record, at, shownAt: visible === all ? at : (shown?.get(record) ?? visible.indexOf(record)) });
+      taken.push([record, visible === all ? at : (shown?.get(record) ?? visible.indexOf(record)), at]);
       this.unindex(record);
     });
     if (taken.length > 0) {
       this.box.all = kept;
-      this.view.removed(taken.map(({ record }) => record));
+      this.view.removed(taken.map(([record]) => record));
     }
     return taken;
   }

@@ -140,24 +140,17 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
     if (fresh === undefined) continue;
     const id = key(fresh);
     if (id !== undefined) {
-      if (quick) {
-        if (!first(id, index)) {
-          drop(fresh);
-          continue;
-        }
-      } else {
-        if (since.erased.has(id) || removedIds.has(id) || !first(id, index)) {
-          drop(fresh);
-          continue;
-        }
-        const mine = held.get(id);
-        if (mine !== undefined) {
-          held.delete(id);
-          if (drops(mine) && (context.isDirty(mine) || context.removed.includes(mine))) rejected.push(mine);
-          if (!since.written.has(mine) && !since.created.has(mine)) updates.push([mine, fresh]);
-          keep(mine);
-          continue;
-        }
+      if ((!quick && (since.erased.has(id) || removedIds.has(id))) || !first(id, index)) {
+        drop(fresh);
+        continue;
+      }
+      const mine = quick ? undefined : held.get(id);
+      if (mine !== undefined) {
+        held.delete(id);
+        if (drops(mine) && (context.isDirty(mine) || context.removed.includes(mine))) rejected.push(mine);
+        if (!since.written.has(mine) && !since.created.has(mine)) updates.push([mine, fresh]);
+        keep(mine);
+        continue;
       }
     }
     // A loaded record is a new object, unless a memory proxy handed out one the store holds.
@@ -213,9 +206,9 @@ export class PendingChanges<R extends { readonly dirty: boolean; readonly phanto
     return true;
   }
 
-  /** What a sync sends for: edited or new listed records, edited ones off the page, removed ones. */
+  /** What a sync sends for: edited or new listed records, edited ones off the page, removed ones (pruned: none erased). */
   pending(listed: readonly R[]): R[] {
-    return [...listed.filter((record) => record.dirty && !record.erased), ...this.offPage.filter((record) => record.dirty), ...this.removed.filter((record) => !record.erased)];
+    return [...listed.filter((record) => record.dirty && !record.erased), ...this.offPage.filter((record) => record.dirty), ...this.removed];
   }
 
   /** Saved records with unsaved edits, listed or off the page (never both: a record listed again leaves the page's). */

@@ -90,7 +90,7 @@ export class StoreRecords<M extends Model> {
         // destroys 2,000 of 100,000 records looked through all of them 2,000 times).
         if (this.changes.unremove(own)) return;
         const [taken] = this.list.take(new Set([own]));
-        if (taken !== undefined) host.removed([own], [taken.shownAt]);
+        if (taken !== undefined) host.removed([own], [taken[1]]);
       }),
       afterChange: (record) => {
         if (record instanceof host.model() && this.listed(record)) this.list.view.touched(record);
@@ -132,7 +132,7 @@ export class StoreRecords<M extends Model> {
     if (taken === undefined) return;
     unjoin(copy, this.owner);
     adoptCopy(own, copy);
-    this.host.removed([copy], [taken.shownAt]);
+    this.host.removed([copy], [taken[1]]);
   }
 
   /** Whether the record is in the list (not removed, not an edited record off the page). */
@@ -157,21 +157,22 @@ export class StoreRecords<M extends Model> {
   }
 
   /** Unlist records: saved ones (`destroy`) kept for the next sync to destroy, the others let go. What was removed, and where each was shown. */
-  take(records: readonly M[], destroy: boolean): { removed: M[]; indexes: number[] } {
+  take(records: readonly M[], destroy: boolean): [removed: M[], indexes: number[]] {
     const taken = this.list.take(new Set(records));
     // Each kept as if removed one by one (where it stood once the ones before it were out), so that putting them back last first restores the order.
-    for (const [k, { record, at }] of taken.entries()) {
+    for (const [k, [record, , at]] of taken.entries()) {
       if (destroy && toDestroy(record)) this.changes.remove(record, at - k);
       else unjoin(record, this.owner);
     }
-    return { removed: taken.map(({ record }) => record), indexes: taken.map(({ shownAt }) => shownAt) };
+    return [taken.map(([record]) => record), taken.map(([, shownAt]) => shownAt)];
   }
 
   /** Whether anything waits to be synced (Store.hasChanges). */
   hasChanges(): boolean {
     const { list, changes, owner } = this;
     // The listed records that may be dirty are kept aside: no look at every record per snapshot.
-    return list.view.anyDirty((record) => belongsTo(record, owner)) || changes.offPage.some((record) => record.dirty) || this.prune().some((record) => !record.erased);
+    // Once pruned, no removed record is erased (see toDestroy).
+    return list.view.anyDirty((record) => belongsTo(record, owner)) || changes.offPage.some((record) => record.dirty) || this.prune().length > 0;
   }
 
   /** Take every edit as saved and forget pending removals (Store.commitChanges). */

@@ -46,7 +46,9 @@ interface Entry<S> {
 export class View<S> implements Flushable {
   /** The listeners, in the order they subscribed (a set: thousands of them come and go cheaply). */
   readonly #entries = new Set<Entry<S>>();
-  #last: S | undefined = undefined;
+  readonly #make: () => S;
+  readonly #same: (a: S, b: S) => boolean;
+  #last: S | undefined;
   #fresh = false;
   #renew = false;
 
@@ -55,10 +57,12 @@ export class View<S> implements Flushable {
    * kept); `last`: a snapshot given before, kept if the first one made shows the same.
    */
   constructor(
-    readonly make: () => S,
-    readonly same: (a: S, b: S) => boolean,
+    make: () => S,
+    same: (a: S, b: S) => boolean,
     last?: S,
   ) {
+    this.#make = make;
+    this.#same = same;
     this.#last = last;
   }
 
@@ -71,8 +75,8 @@ export class View<S> implements Flushable {
   get(): S {
     let last = this.#last;
     if (!this.#fresh || last === undefined) {
-      const next = this.make();
-      if (last === undefined || this.#renew || !this.same(last, next)) this.#last = last = next;
+      const next = this.#make();
+      if (last === undefined || this.#renew || !this.#same(last, next)) this.#last = last = next;
       this.#fresh = true;
       this.#renew = false;
     }
