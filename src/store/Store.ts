@@ -18,6 +18,7 @@ import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, t
 import { freshness, type Freshness, type StoreState } from './freshness.js';
 import { autoLoadOptions, claimProxy, Loads, readOperation } from './load.js';
 import { sinceLoad, type SinceLoad } from './pending.js';
+import { keyOf } from './list.js';
 import { StoreRecords, UNLIST } from './records.js';
 import { SHARED, Syncs, totalAfter, type SyncShare } from './sync.js';
 import type { RecordView } from './view.js';
@@ -65,7 +66,6 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     this.#records = new StoreRecords<M>({
       store: this,
       model: () => this.model,
-      proxy: () => this.proxy,
       since: () => this.#loads.since,
       updated: (record, operation, names) => this.hasListeners('update') && this.fire('update', { store: this, record, operation, modifiedFieldNames: [...names] }),
       removed: (records, indexes) => this.#removed(records, indexes),
@@ -128,7 +128,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   getTotalCount(): number { return this.#totalCount ?? this.#records.list.all.length; }
 
   /** The record with this id, among all records (also those a local filter hides). */
-  getById(id: unknown): M | undefined { return this.#records.byId(id); }
+  getById(id: unknown): M | undefined { return this.#records.list.find(keyOf(id)); }
 
   /** @internal */
   [SHOWN](): M[] { return this.#records.list.visible; }
@@ -318,7 +318,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
 
   /** Apply the local sorters, grouping and filters (`force`: made again though they did not change). */
   #refresh(force = false): void {
-    this.#records.list.arrange(...localArrangement(this), force);
+    this.#records.list.view.arrange(...localArrangement(this), force);
     this.#changed();
   }
 

@@ -178,7 +178,7 @@ export function aggregateOf<M extends Model<object>>(kind: AggregateKind, record
     const value = read(record);
     if (isNone(value)) continue;
     n++;
-    if (adds) sum += typeof value === 'number' ? value : numberOf(kind, field, value);
+    if (adds) sum += numberOf(kind, field, value);
     else if (kind !== 'count') {
       const next = comparable(kind, field, value, best === null ? undefined : kindName(best));
       if (best === null || (kind === 'max' ? before(best, next) : before(next, best))) best = next;

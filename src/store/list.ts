@@ -4,7 +4,6 @@
  * date afterwards).
  */
 import type { Model } from '../model/Model.js';
-import type { Filter, Sorter } from '../operation/types.js';
 import { RecordView } from './view.js';
 
 /** An id as a map key: ids equal as strings are the same key (`7` and `'7'`); undefined for no id. */
@@ -46,7 +45,8 @@ export class RecordList<M extends Model<object>> {
   readonly box: { all: M[] } = { all: [] };
   /** What the local sorters and filters show, kept as records change. */
   readonly view = new RecordView<M>(() => this.all);
-  #byId: Map<IdKey, M> | null = null;
+  /** By id key (never undefined: a record with no id is not indexed, so no id finds none). */
+  #byId: Map<IdKey | undefined, M> | null = null;
 
   /** Every record, in the order added or loaded. Changed in place: call `arrange(..., true)` after. */
   get all(): M[] {
@@ -65,11 +65,12 @@ export class RecordList<M extends Model<object>> {
 
   /**
    * The record listed for an id. `except` is left out of an index built now (a record whose id
-   * just changed). A server row's record before a new record that setId gave the same id.
+   * just changed). A server row's record before a new record that setId gave the same id. No id
+   * (undefined): none.
    */
-  find(key: IdKey, except?: M): M | undefined {
+  find(key: IdKey | undefined, except?: M): M | undefined {
     if (this.#byId === null) {
-      const map = new Map<IdKey, M>();
+      const map = new Map<IdKey | undefined, M>();
       for (const record of this.all) {
         const id = record === except ? undefined : idKey(record);
         if (id !== undefined && !(record.phantom && map.has(id))) map.set(id, record);
@@ -101,13 +102,12 @@ export class RecordList<M extends Model<object>> {
     this.#byId = null;
   }
 
-  /** Insert records at an index (bounded to the list), indexed by id. */
+  /** Insert records at an index of the list (Store.insert checked it), indexed by id. */
   insert(index: number, records: readonly M[]): void {
     const all = this.all;
-    const at = Math.max(0, Math.min(index, all.length));
-    all.splice(at, 0, ...records);
+    all.splice(index, 0, ...records);
     for (const record of records) this.index(record);
-    if (records.length > 0) this.view.added(records, at === all.length - records.length);
+    if (records.length > 0) this.view.added(records, index === all.length - records.length);
   }
 
   /**
@@ -134,10 +134,5 @@ export class RecordList<M extends Model<object>> {
       this.view.removed(taken.map(([record]) => record));
     }
     return taken;
-  }
-
-  /** Show the records by these sorters and filters (local ones); `force`: made again even if they are the same. */
-  arrange(sorters: readonly Sorter[], filters: readonly Filter[], force = false): void {
-    this.view.arrange(sorters, filters, force);
   }
 }

@@ -10,7 +10,6 @@ import { adoptCopy, takeServerRecord } from '../model/persistence.js';
 import { rejectEdits } from '../model/values.js';
 import { mayBeGone, mayExist } from '../model/writeState.js';
 import { WRITE_STATE } from '../operation/protocol.js';
-import type { Proxy } from '../proxy/Proxy.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { dev } from '../util/dev.js';
 import { idKey, keyOf, RecordList } from './list.js';
@@ -22,7 +21,6 @@ import { mergeLoaded, PendingChanges, type SinceLoad } from './pending.js';
 export interface RecordsHost<M extends Model> {
   readonly store: Store<M>;
   model(): ModelClass<M>;
-  proxy(): Proxy | undefined;
   /** What completed since the load in flight was sent (undefined when none runs). */
   since(): SinceLoad<M> | undefined;
   /** `update` (its payload made only when someone listens). */
@@ -53,7 +51,7 @@ export class StoreRecords<M extends Model> {
 
   constructor(readonly host: RecordsHost<M>) {
     this.owner = recordOwner({
-      proxy: () => host.proxy(),
+      proxy: () => host.store.proxy,
       holds: (id, record) => {
         const key = keyOf(id);
         if (key === undefined) return false;
@@ -140,14 +138,8 @@ export class StoreRecords<M extends Model> {
     // By the id index (one lookup per edit); a record with no id, or a draft whose id a row of
     // the list also has, by the pending lists.
     const key = idKey(record);
-    if (key !== undefined && this.list.find(key) === record) return true;
+    if (this.list.find(key) === record) return true;
     return (key === undefined || record.phantom) && !this.changes.has(record);
-  }
-
-  /** The record with this id, among all records (also those a local filter hides). */
-  byId(id: unknown): M | undefined {
-    const key = keyOf(id);
-    return key === undefined ? undefined : this.list.find(key);
   }
 
   /** Where in the list a record inserted before the one shown at `index` goes (past the last shown: the end). */
@@ -214,7 +206,7 @@ export class StoreRecords<M extends Model> {
     for (const record of [...this.list.all, ...this.changes.clear()]) unjoin(record, this.owner);
     this.list.all = [];
     this.list.reindex();
-    this.list.arrange([], []);
+    this.list.view.arrange([], [], false);
   }
 
 
@@ -240,7 +232,7 @@ export class StoreRecords<M extends Model> {
     for (const record of this.#toRecords(items)) {
       if (batch.has(record) || (belongsTo(record, this.owner) && !this.changes.has(record))) continue; // already here
       const key = idKey(record);
-      const holder = key === undefined ? undefined : this.list.find(key);
+      const holder = this.list.find(key);
       if (holder !== undefined && holder !== record) throw new TypeError(`Store of ${this.host.model().getEntityName()}: a record with id ${key} is already in the store`);
       batch.add(record);
     }

@@ -49,10 +49,8 @@ export class Observable<Events extends object> {
    * (see callSafely).
    */
   protected fire<Name extends keyof Events>(name: Name, payload: Events[Name]): boolean {
-    const list = this.#listeners[name];
-    if (list === undefined || list.length === 0) return true;
     let proceed = true;
-    for (const listener of [...list]) if (callSafely(listener, payload) === false) proceed = false;
+    for (const listener of [...(this.#listeners[name] ?? [])]) if (callSafely(listener, payload) === false) proceed = false;
     return proceed;
   }
 }
