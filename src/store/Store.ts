@@ -68,7 +68,11 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
       model: () => this.model,
       since: () => this.#loads.since,
       updated: (record, operation, names) => this.hasListeners('update') && this.fire('update', { store: this, record, operation, modifiedFieldNames: [...names] }),
-      removed: (records, indexes) => this.#removed(records, indexes),
+      removed: (records, indexes) => {
+        this.#refresh();
+        this.fire('remove', { store: this, records, indexes });
+        this.fire('datachanged', { store: this });
+      },
       arrange: () => this.#refresh(),
       edited: () => this.#queueAutoSync(),
       changed: () => this.#view.changed(),
@@ -86,9 +90,9 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
         }
         this.fire('load', { store: this, records: [], operation, successful: false });
       },
-      changed: () => this.#changed(),
+      changed: () => this.#view.changed(),
     });
-    this.#fresh = freshness<M>(this, this.#loads, (operation) => this.#loaded(operation, {}, sinceLoad()), () => this.#changed(), () => this.#records.page());
+    this.#fresh = freshness<M>(this, this.#loads, (operation) => this.#loaded(operation, {}, sinceLoad()), () => this.#view.changed(), () => this.#records.page());
     this.#syncs = new Syncs<M>({
       pending: () => this.#records.pending(),
       removed: () => this.#records.changes.removed,
@@ -103,11 +107,11 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
         this.fire('datachanged', { store: this });
         if (error !== undefined) this.fire('exception', { store: this, error, operation: error.batch.exceptions[0] });
       },
-      changed: () => this.#changed(),
+      changed: () => this.#view.changed(),
     });
     if (this.proxy) claimProxy(this.proxy, this.model);
     if (data !== undefined) {
-      if (!Array.isArray(data)) throw new TypeError(`Store: data must be an array of records or objects, got ${describeValue(data)}`);
+      if (!Array.isArray(data)) throw new TypeError(`Store: data must be an array${dev(' of records or objects')}, got ${describeValue(data)}`);
       this.#records.insert(0, data);
       this.#refresh();
     }
@@ -164,24 +168,10 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
    * Remove records. Saved ones are kept for the next sync to destroy; a new one is just dropped,
    * unless its create is in flight or may have been applied (it is then destroyed once created).
    */
-  remove(records: M | readonly M[]): M[] { return this.#take(records, true); }
-
-  #take(records: M | readonly M[], destroy: boolean): M[] {
-    const [removed, indexes] = this.#records.take(Array.isArray(records) ? records : [records], destroy);
-    if (removed.length === 0) return removed;
-    this.#removed(removed, indexes);
-    if (destroy) this.#queueAutoSync();
-    return removed;
-  }
-
-  #removed(records: M[], indexes: number[]): void {
-    this.#refresh();
-    this.fire('remove', { store: this, records, indexes });
-    this.fire('datachanged', { store: this });
-  }
+  remove(records: M | readonly M[]): M[] { return this.#records.take(Array.isArray(records) ? records : [records], true); }
 
   /** @internal Unlist records without marking them for destroy (an association store's members follow their keys). */
-  [UNLIST](records: readonly M[]): void { this.#take(records, false); }
+  [UNLIST](records: readonly M[]): void { this.#records.take(records, false); }
 
   removeAt(index: number, count = 1): M[] { return this.remove(this[SHOWN]().slice(index, index + count)); }
 
@@ -319,7 +309,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   /** Apply the local sorters, grouping and filters (`force`: made again though they did not change). */
   #refresh(force = false): void {
     this.#records.list.view.arrange(...localArrangement(this), force);
-    this.#changed();
+    this.#view.changed();
   }
 
   // ---- syncing -----------------------------------------------------------------------------
@@ -364,12 +354,10 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     this.#records.release();
     this.dropListeners();
     this.#view.clear();
-    this.#changed();
+    this.#view.changed();
   }
 
   // ---- subscriptions -----------------------------------------------------------------------
-
-  #changed(): void { this.#view.changed(); }
 
   /**
    * Hear of every visible change (records and their order, a record's values, total, loading,

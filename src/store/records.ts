@@ -148,15 +148,23 @@ export class StoreRecords<M extends Model> {
     return target === undefined ? this.list.all.length : this.list.all.indexOf(target);
   }
 
-  /** Unlist records: saved ones (`destroy`) kept for the next sync to destroy, the others let go. What was removed, and where each was shown. */
-  take(records: readonly M[], destroy: boolean): [removed: M[], indexes: number[]] {
+  /**
+   * Unlist records: saved ones (`destroy`) kept for the next sync to destroy, the others let go;
+   * the store is told (`removed`, then `edited` for a destroy). Returns the records removed.
+   */
+  take(records: readonly M[], destroy: boolean): M[] {
     const taken = this.list.take(new Set(records));
     // Each kept as if removed one by one (where it stood once the ones before it were out), so that putting them back last first restores the order.
     for (const [k, [record, , at]] of taken.entries()) {
       if (destroy && toDestroy(record)) this.changes.remove(record, at - k);
       else unjoin(record, this.owner);
     }
-    return [taken.map(([record]) => record), taken.map(([, shownAt]) => shownAt)];
+    const removed = taken.map(([record]) => record);
+    if (removed.length > 0) {
+      this.host.removed(removed, taken.map(([, shownAt]) => shownAt));
+      if (destroy) this.host.edited();
+    }
+    return removed;
   }
 
   /** Whether anything waits to be synced (Store.hasChanges). */
