@@ -72,9 +72,8 @@ export interface MergePlan<R> {
  * stay listed (first), removed ones stay removed, edited ones stay listed or off the page.
  */
 export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], context: MergeContext<R>): MergePlan<R> {
-  const { key, since } = context;
-  const discard = context.discard;
-  const drops = (record: R): boolean => discard && context.spared?.(record) !== true;
+  const key = context.key;
+  const drops = (record: R): boolean => context.discard && context.spared?.(record) !== true;
   const list: R[] = [];
   // Only records held before go into this set: a load of 100,000 new records would otherwise
   // pay a hash per record. A loaded record is listed once unless it is one of these.
@@ -90,7 +89,7 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
   if (context.append) previous.forEach(keep);
   else {
     previous.forEach((record) => {
-      if ((context.isNew(record) && !drops(record)) || since.created.has(record)) keep(record);
+      if ((context.isNew(record) && !drops(record)) || context.since.created.has(record)) keep(record);
     });
   }
 
@@ -134,13 +133,13 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
     (dropped ??= new Set()).add(record);
   };
   // Nothing held that a loaded record could be (a first load): no lookups per record.
-  const quick = held.size === 0 && removedIds.size === 0 && since.erased.size === 0;
+  const quick = held.size === 0 && removedIds.size === 0 && context.since.erased.size === 0;
   for (let index = 0; index < loaded.length; index++) {
     const fresh = loaded[index];
     if (fresh === undefined) continue;
     const id = key(fresh);
     if (id !== undefined) {
-      if ((!quick && (since.erased.has(id) || removedIds.has(id))) || !first(id, index)) {
+      if ((!quick && (context.since.erased.has(id) || removedIds.has(id))) || !first(id, index)) {
         drop(fresh);
         continue;
       }
@@ -148,7 +147,7 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
       if (mine !== undefined) {
         held.delete(id);
         if (drops(mine) && (context.isDirty(mine) || context.removed.includes(mine))) rejected.push(mine);
-        if (!since.written.has(mine) && !since.created.has(mine)) updates.push([mine, fresh]);
+        if (!context.since.written.has(mine) && !context.since.created.has(mine)) updates.push([mine, fresh]);
         keep(mine);
         continue;
       }
@@ -161,8 +160,7 @@ export function mergeLoaded<R>(previous: readonly R[], loaded: readonly R[], con
   const offPage: R[] = [];
   for (const record of held.values()) if (!kept.has(record) && context.isDirty(record) && !context.isNew(record) && !drops(record)) offPage.push(record);
   const removed = context.removed.filter((record) => !kept.has(record) && !drops(record));
-  for (const record of offPage) kept.add(record);
-  for (const record of removed) kept.add(record);
+  for (const record of [...offPage, ...removed]) kept.add(record);
   return { list, offPage, removed, updates, rejected, kept, dropped };
 }
 

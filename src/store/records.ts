@@ -51,7 +51,7 @@ export class StoreRecords<M extends Model> {
 
   constructor(readonly host: RecordsHost<M>) {
     this.owner = recordOwner({
-      proxy: () => host.store.proxy,
+      proxy: () => this.host.store.proxy,
       holds: (id, record) => {
         const key = keyOf(id);
         if (key === undefined) return false;
@@ -59,12 +59,12 @@ export class StoreRecords<M extends Model> {
         return (holder !== undefined && holder !== record) || [...this.changes.offPage, ...this.changes.removed].some((other) => other !== record && idKey(other) === key);
       },
       afterEdit: this.#mine((own, names) => {
-        if (names.includes(host.model().idProperty)) this.list.reindex(); // re-keyed on next lookup
-        host.updated(own, 'edit', names);
-        host.edited();
+        if (names.includes(this.host.model().idProperty)) this.list.reindex(); // re-keyed on next lookup
+        this.host.updated(own, 'edit', names);
+        this.host.edited();
       }),
       afterCommit: this.#mine((own, names, created) => {
-        const since = host.since();
+        const since = this.host.since();
         if (since !== undefined) {
           if (created) since.created.add(own);
           since.written.add(own);
@@ -72,30 +72,30 @@ export class StoreRecords<M extends Model> {
         if (created) this.#replaceCopy(own);
         if (!this.changes.removed.includes(own)) this.list.index(own); // a created record now has its server id
         if (this.changes.settle(own)) unjoin(own, this.owner);
-        host.updated(own, 'commit', names);
+        this.host.updated(own, 'commit', names);
       }),
       afterReject: this.#mine((own) => {
         // Its id may be back to the one it had (one it lists, not a removed one: a rejectChanges of many builds no index per record).
         if (!this.changes.has(own)) this.list.recheck(own);
-        host.updated(own, 'reject', []);
+        this.host.updated(own, 'reject', []);
       }),
       afterErase: this.#mine((own) => {
         const key = idKey(own);
-        const since = host.since();
+        const since = this.host.since();
         if (since !== undefined && key !== undefined) since.erased.add(key);
         unjoin(own, this.owner);
         // Removed from the store before, so not listed: no need to look for it (a sync that
         // destroys 2,000 of 100,000 records looked through all of them 2,000 times).
         if (this.changes.unremove(own)) return;
         const [taken] = this.list.take(new Set([own]));
-        if (taken !== undefined) host.removed([own], [taken[1]]);
+        if (taken !== undefined) this.host.removed([own], [taken[1]]);
       }),
       afterChange: (record) => {
-        if (record instanceof host.model() && this.listed(record)) this.list.view.touched(record);
-        host.changed();
+        if (record instanceof this.host.model() && this.listed(record)) this.list.view.touched(record);
+        this.host.changed();
       },
       [RELIST]: this.#mine((own) => {
-        if (this.changes.removed.includes(own)) host.store.insert(this.changes.removedAt(own) ?? 0, own);
+        if (this.changes.removed.includes(own)) this.host.store.insert(this.changes.removedAt(own) ?? 0, own);
       }),
     });
   }
@@ -169,10 +169,9 @@ export class StoreRecords<M extends Model> {
 
   /** Whether anything waits to be synced (Store.hasChanges). */
   hasChanges(): boolean {
-    const { list, changes, owner } = this;
     // The listed records that may be dirty are kept aside: no look at every record per snapshot.
     // Once pruned, no removed record is erased (see toDestroy).
-    return list.view.anyDirty((record) => belongsTo(record, owner)) || changes.offPage.some((record) => record.dirty) || this.prune().length > 0;
+    return this.list.view.anyDirty((record) => belongsTo(record, this.owner)) || this.changes.offPage.some((record) => record.dirty) || this.prune().length > 0;
   }
 
   /** Take every edit as saved and forget pending removals (Store.commitChanges). */
@@ -184,28 +183,27 @@ export class StoreRecords<M extends Model> {
 
   /** Undo every unsynced change (Store.rejectChanges); `news`: the new records listed. */
   rejectAll(news: readonly M[]): void {
-    const { list, changes } = this;
-    const unconfirmed: { record: M; at: number }[] = [];
+    const unconfirmed: [record: M, at: number][] = [];
     for (const record of news) {
       if (record.saving) continue;
-      const index = list.all.indexOf(record);
-      if (index !== -1) list.all.splice(index, 1);
-      if (mayExist(record[WRITE_STATE])) unconfirmed.push({ record, at: index });
+      const index = this.list.all.indexOf(record);
+      if (index !== -1) this.list.all.splice(index, 1);
+      if (mayExist(record[WRITE_STATE])) unconfirmed.push([record, index]);
       else unjoin(record, this.owner);
     }
-    for (const record of [...list.all, ...changes.offPage]) if (record.dirty) record.reject();
-    const restore = changes.removed;
-    changes.clear();
+    for (const record of [...this.list.all, ...this.changes.offPage]) if (record.dirty) record.reject();
+    const restore = this.changes.removed;
+    this.changes.clear();
     // Last removed first: each index was taken from the list as it stood at that removal.
     for (const record of [...restore].reverse()) {
-      const index = changes.removedAt(record) ?? list.all.length;
+      const index = this.changes.removedAt(record) ?? this.list.all.length;
       record.reject();
       // Its destroy may have been applied: it stays removed, and the next sync confirms it.
-      if (mayBeGone(record[WRITE_STATE])) changes.remove(record, index);
-      else list.all.splice(index, 0, record); // past the end: at the end
+      if (mayBeGone(record[WRITE_STATE])) this.changes.remove(record, index);
+      else this.list.all.splice(index, 0, record); // past the end: at the end
     }
-    for (const { record, at } of unconfirmed) changes.remove(record, at);
-    list.reindex();
+    for (const [record, at] of unconfirmed) this.changes.remove(record, at);
+    this.list.reindex();
   }
 
   /** Let every record go and hold none (the store is destroyed). */
@@ -260,12 +258,11 @@ export class StoreRecords<M extends Model> {
    * was removed while the save ran) has no row, and is let go.
    */
   prune(): M[] {
-    const { changes } = this;
-    for (const record of changes.removed.filter((removed) => !toDestroy(removed))) {
-      changes.unremove(record);
+    for (const record of this.changes.removed.filter((removed) => !toDestroy(removed))) {
+      this.changes.unremove(record);
       unjoin(record, this.owner);
     }
-    return changes.removed;
+    return this.changes.removed;
   }
 
   /** What a sync sends for (see PendingChanges.pending). */
@@ -315,16 +312,15 @@ export class StoreRecords<M extends Model> {
 
   /** Merge a load's answer into the store (see mergeLoaded); returns the records it lists now. */
   applyLoad(loaded: M[], options: LoadOptions, since: SinceLoad<M>): M[] {
-    const { list, changes } = this;
-    const previous = list.all;
+    const previous = this.list.all;
     const spared = since.called === undefined ? undefined : this.#discardCalled(since, since.called);
     const plan = mergeLoaded<M>(previous, loaded, {
       spared,
       key: idKey,
       isNew: (record) => record.phantom,
       isDirty: (record) => record.dirty,
-      removed: changes.removed,
-      offPage: changes.offPage,
+      removed: this.changes.removed,
+      offPage: this.changes.offPage,
       since,
       discard: options.discardChanges === true,
       append: options.addRecords === true,
@@ -333,7 +329,7 @@ export class StoreRecords<M extends Model> {
     for (const [held, fresh] of plan.updates) takeServerRecord(held, fresh);
     // Indexed loops over what may be 100,000 records, in code that runs once per load (see mergeLoaded).
     const owner = this.owner;
-    for (const records of [previous, changes.offPage, changes.removed]) {
+    for (const records of [previous, this.changes.offPage, this.changes.removed]) {
       for (let index = 0; index < records.length; index++) {
         const record = records[index];
         if (record !== undefined && !plan.kept.has(record)) unjoin(record, owner);
@@ -345,10 +341,10 @@ export class StoreRecords<M extends Model> {
         if (record !== undefined) join(record, owner);
       }
     }
-    list.all = plan.list;
-    changes.offPage = plan.offPage;
-    changes.removed = plan.removed;
-    list.reindex();
+    this.list.all = plan.list;
+    this.changes.offPage = plan.offPage;
+    this.changes.removed = plan.removed;
+    this.list.reindex();
     this.host.arrange();
     // The answer's records as the store lists them: held ones instead of their copies, without those left out.
     const dropped = plan.dropped;

@@ -82,16 +82,15 @@ export class Syncs<M extends Model<object>> {
 
   /** A sync of others writes the store's records: it runs (syncing) until `end`. */
   share(): SyncShare<M> {
-    const host = this.host;
     this.#running++;
-    host.changed();
+    this.host.changed();
     return {
-      before: host.before,
-      wrote: host.wrote,
+      before: this.host.before,
+      wrote: this.host.wrote,
       end: (batch, error) => {
         this.#running--;
-        host.ended(batch, error);
-        host.changed();
+        this.host.ended(batch, error);
+        this.host.changed();
       },
     };
   }
@@ -109,13 +108,12 @@ export class Syncs<M extends Model<object>> {
 
   /** Update the records a replayed create left dirty (not removed meanwhile), in `batch`: one Batch tells all a sync sent. */
   async #followUp(batch: Batch, replayable: readonly M[], sent: ReadonlySet<object>, options: BatchOptions): Promise<void> {
-    const host = this.host;
-    const removed = new Set(host.removed());
+    const removed = new Set(this.host.removed());
     const left = replayable.filter((record) => !record.phantom && !record.erased && record.dirty && !removed.has(record));
-    if (left.length === 0 || !host.before([], left, [])) return;
+    if (left.length === 0 || !this.host.before([], left, [])) return;
     // A load's copy a record took the place of, written by this sync: its write has ended.
     for (const record of left) unwatchSends(record, sent);
-    const followUp = await host.proxy().batch({ update: left }, options);
+    const followUp = await this.host.proxy().batch({ update: left }, options);
     batch.operations.push(...followUp.operations);
     batch.exceptions.push(...followUp.exceptions);
     batch.unsent.push(...followUp.unsent);
@@ -124,17 +122,16 @@ export class Syncs<M extends Model<object>> {
   }
 
   async #once(options: SyncOptions): Promise<Batch> {
-    const host = this.host;
     // An option left undefined takes the Batch's default.
     const empty = (): Promise<Batch> => new Batch({ concurrency: options.concurrency, pauseOnException: options.pauseOnException }).run([], () => Promise.resolve());
-    const candidates = host.pending();
+    const candidates = this.host.pending();
     if (candidates.length === 0) return empty();
     let finish = ignore;
     const done = new Promise<void>((resolve) => {
       finish = resolve;
     });
     this.#running++;
-    host.changed();
+    this.host.changed();
     try {
       // Their writes in flight first: a save of one of them, or another store's sync. With
       // rest-proxy/associations, the new parents they need are taken with them, at once.
@@ -142,33 +139,32 @@ export class Syncs<M extends Model<object>> {
       const held = order?.reach(candidates) ?? candidates;
       const waits = claimWrites(held, done);
       if (waits.length > 0) await Promise.all(waits);
-      const removed = new Set(host.removed());
+      const removed = new Set(this.host.removed());
       const { create, update, destroy } = planSync(candidates, removed);
       // Invalid new and edited records are not sent: each fails alone, and stays pending.
       const invalid = holdInvalid(create, update, removed);
       const sending = create.length + update.length + destroy.length > 0;
-      if ((!sending && invalid.length === 0) || (sending && !host.before(create, update, destroy))) return await empty();
+      if ((!sending && invalid.length === 0) || (sending && !this.host.before(create, update, destroy))) return await empty();
       // A create re-sent under its key after an edit may be answered for its first try (the
       // server replays it): the edits made since are then not in the row, and this sync sends
       // them after it (edits made while it runs wait for the next sync, as on a first try).
       const replayable = create.filter((record) => !removed.has(record) && editedSinceApplied(record));
-      const batchOptions = { ...options, onOperationComplete: (operation: Operation) => operation.wasSuccessful() && host.wrote(operation) };
+      const batchOptions = { ...options, onOperationComplete: (operation: Operation) => operation.wasSuccessful() && this.host.wrote(operation) };
       // With rest-proxy/associations: parents first, at any depth, across stores.
       const records = { create, update, destroy };
-      const proxy = host.proxy();
+      const proxy = this.host.proxy();
       const batch = sending ? await (order?.send(records, batchOptions, proxy, held) ?? proxy.batch(records, batchOptions)) : await empty();
       if (replayable.length > 0 && !batch.hasException()) await this.#followUp(batch, replayable, new Set(candidates), batchOptions);
       batch.operations.push(...invalid);
       batch.exceptions.push(...invalid);
-      const errors = batch.exceptions.map((operation) => operation.error).filter((error) => error !== undefined);
-      const error = batch.hasException() ? new BatchError(batch, errors) : undefined;
-      host.ended(batch, error);
+      const error = batch.hasException() ? new BatchError(batch, batch.exceptions.flatMap((operation) => operation.error ?? [])) : undefined;
+      this.host.ended(batch, error);
       if (error !== undefined) throw error;
       return batch;
     } finally {
       finish();
       this.#running--;
-      host.changed();
+      this.host.changed();
     }
   }
 }
