@@ -135,7 +135,7 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   getById(id: unknown): M | undefined { return this.#records.list.find(keyOf(id)); }
 
   /** @internal */
-  [SHOWN](): M[] { return this.#records.list.visible; }
+  [SHOWN](): M[] { return this.#records.list.view.shown(); }
   /** @internal */
   [HELD](): readonly M[] { return this.#records.list.view.ordered(); }
   /** @internal */
@@ -161,7 +161,9 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
   insert(index: number, records: M | ModelInit<DataOf<M>> | ReadonlyArray<M | ModelInit<DataOf<M>>>): M[] {
     if (this.#destroyed) throw gone(this.model, 'insert');
     if (!Number.isInteger(index) || index < 0) throw new TypeError(`Store.insert: the index must be a non-negative integer, got ${describeValue(index)}`);
-    return this.#insert(this.#records.indexAt(index), records);
+    // Before the record shown at `index` (past the last shown: at the end).
+    const target = this[SHOWN]()[index];
+    return this.#insert(target === undefined ? this.#records.list.all.length : this.#records.list.all.indexOf(target), records);
   }
 
   /**

@@ -58,11 +58,6 @@ export class RecordList<M extends Model<object>> {
     this.view.invalidate();
   }
 
-  /** The records shown, in order: all of them, or those the local filters keep. */
-  get visible(): M[] {
-    return this.view.shown();
-  }
-
   /**
    * The record listed for an id. `except` is left out of an index built now (a record whose id
    * just changed). A server row's record before a new record that setId gave the same id. No id
@@ -117,7 +112,7 @@ export class RecordList<M extends Model<object>> {
   take(wanted: ReadonlySet<M>): Taken<M>[] {
     const taken: Taken<M>[] = [];
     const all = this.all;
-    const visible = this.visible;
+    const visible = this.view.shown();
     // Where each record is shown, found once rather than by a search per removed record.
     const shown = visible === all || wanted.size === 1 ? undefined : new Map(visible.map((record, index) => [record, index]));
     const kept: M[] = [];

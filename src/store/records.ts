@@ -91,7 +91,7 @@ export class StoreRecords<M extends Model> {
         if (taken !== undefined) this.host.removed([own], [taken[1]]);
       }),
       afterChange: (record) => {
-        if (record instanceof this.host.model() && this.listed(record)) this.list.view.touched(record);
+        if (record instanceof this.host.model() && this.#listed(record)) this.list.view.touched(record);
         this.host.changed();
       },
       [RELIST]: this.#mine((own) => {
@@ -134,18 +134,12 @@ export class StoreRecords<M extends Model> {
   }
 
   /** Whether the record is in the list (not removed, not an edited record off the page). */
-  listed(record: M): boolean {
+  #listed(record: M): boolean {
     // By the id index (one lookup per edit); a record with no id, or a draft whose id a row of
     // the list also has, by the pending lists.
     const key = idKey(record);
     if (this.list.find(key) === record) return true;
     return (key === undefined || record.phantom) && !this.changes.has(record);
-  }
-
-  /** Where in the list a record inserted before the one shown at `index` goes (past the last shown: the end). */
-  indexAt(index: number): number {
-    const target = this.list.visible[index];
-    return target === undefined ? this.list.all.length : this.list.all.indexOf(target);
   }
 
   /**
