@@ -13,14 +13,14 @@ import { applyOptions, defineOptions, describeValue, isPlainObject, type Stored 
 import { dev } from '../util/dev.js';
 import { filtersWith, localArrangement, sortersOf } from './arrange.js';
 import { HELD, REMOTE, SHOWN, StoreBase, VIEW } from './base.js';
-import { checkFieldNames, checkLocal } from './fieldNames.js';
+import { checkFieldNames } from './fieldNames.js';
 import { sameSnapshot, snapshotOf, storeSchema, type FieldName, type FilterOf, type Group, type LoadOptions, type SorterOf, type StoreConfig, type StoreDefaults, type StoreEvents, type StoreSnapshot, type SyncOptions } from './options.js';
 import { freshness, type Freshness, type StoreState } from './freshness.js';
 import { autoLoadOptions, claimProxy, Loads, readOperation } from './load.js';
 import { sinceLoad, type SinceLoad } from './pending.js';
 import { keyOf } from './list.js';
 import { StoreRecords, UNLIST } from './records.js';
-import { SHARED, Syncs, totalAfter, type SyncShare } from './sync.js';
+import { SHARED, Syncs, type SyncShare } from './sync.js';
 import type { RecordView } from './view.js';
 
 export type { FieldName, FilterOf, Group, LoadOptions, SorterOf, StoreConfig, StoreEvents, StoreSnapshot, SyncOptions };
@@ -62,7 +62,10 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
     const { data, ...rest } = isPlainObject(config) ? config : { data: undefined };
     applyOptions(this, 'Store', storeSchema, isPlainObject(config) ? rest : config);
     this.session ??= extensions.defaultSession?.(this.model);
-    checkLocal(this);
+    // The sorters, filters and group field applied locally (not those the remote* options send).
+    if (!this.remoteSort) checkFieldNames(this.model, 'sorters', this.sorters);
+    if (!this.remoteFilter) checkFieldNames(this.model, 'filters', this.filters);
+    if (!this.remoteGroup && this.groupField !== undefined) checkFieldNames(this.model, 'groupField', [{ property: this.groupField }]);
     this.#records = new StoreRecords<M>({
       store: this,
       model: () => this.model,
@@ -99,7 +102,8 @@ export class Store<M extends Model = Model> extends StoreBase<M, StoreEvents<M>>
       proxy: () => this.getProxy(),
       before: (create, update, destroy) => this.fire('beforesync', { store: this, create, update, destroy }),
       wrote: (operation) => {
-        this.#totalCount = totalAfter(this.#totalCount, operation);
+        // The server's total: more by what was created, fewer by what was destroyed (until the next load says).
+        if (this.#totalCount !== undefined && operation.action !== 'update') this.#totalCount = Math.max(0, this.#totalCount + (operation.action === 'create' ? 1 : -1) * operation.records.length);
         this.fire('write', { store: this, operation });
       },
       ended: (_batch, error) => {

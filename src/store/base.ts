@@ -9,7 +9,7 @@ import { Observable } from '../util/events.js';
 import { checkFieldNames } from './fieldNames.js';
 import { aggregateOf, collect, each, exactly, fieldTest, indexWhere, matcher, mustBeFunction, perGroup, type AggregateKind, type CollectOptions, type FindOptions, type GroupedOptions, type NumericFieldName, type ScopeOptions } from './find.js';
 import type { FieldName } from './options.js';
-import { makeSummary, type Aggregator, type LiveSummary, type RemoteSummary, type SpecOf, type ValuesOf } from './summaryTypes.js';
+import { MAKE, type Aggregator, type LiveSummary, type RemoteSummary, type SpecOf, type ValuesOf } from './summaryTypes.js';
 import type { RecordView } from './view.js';
 
 /** @internal The records shown, in order (the store's own array: copy before keeping it). */
@@ -234,7 +234,10 @@ export abstract class StoreBase<M extends Model, Events extends object> extends 
    * result does; `destroy()` stops it (so does the store's).
    */
   summarize<S extends Record<string, Aggregator>>(spec: S & SpecOf<M, S>, options?: ScopeOptions): LiveSummary<ValuesOf<M, S>> {
-    return makeSummary<M, ValuesOf<M, S>>(this, this[VIEW](), spec, options?.bypassFilter === true);
+    // Made (and its entries checked) by the engine its aggregators carry.
+    const make = Object.values(Object(spec)).find((entry): entry is Aggregator => MAKE in Object(entry))?.[MAKE];
+    if (make === undefined) throw new TypeError(`summarize: no aggregator in ${JSON.stringify(Object.keys(Object(spec)))}${dev(" (sum('amount'), count(), ...)")}`);
+    return make<M, ValuesOf<M, S>>({ store: this, view: this[VIEW]() }, spec, options?.bypassFilter === true);
   }
 
   /** `fn(records)` over a copy of the records (`grouped`: of each group's). */

@@ -17,10 +17,3 @@ export function checkFieldNames(model: ModelClass<Model>, where: string, items: 
     }
   }
 }
-
-/** Check the sorters, filters and group field a store applies locally (not those its `remote*` options send to the server). */
-export function checkLocal(store: { model: ModelClass<Model>; remoteSort: boolean; remoteFilter: boolean; remoteGroup: boolean; sorters: readonly Named[]; filters: readonly Named[]; groupField?: string | undefined }): void {
-  if (!store.remoteSort) checkFieldNames(store.model, 'sorters', store.sorters);
-  if (!store.remoteFilter) checkFieldNames(store.model, 'filters', store.filters);
-  if (!store.remoteGroup && store.groupField !== undefined) checkFieldNames(store.model, 'groupField', [{ property: store.groupField }]);
-}

@@ -63,10 +63,3 @@ export type ValuesOf<M extends Model, S> = {
         : F extends FieldName<M> ? NonNullable<DataOf<M>[F]> | null : Comparable | null
     : never;
 };
-
-/** A live summary of `spec`, made (and its entries checked) by the engine its aggregators carry. */
-export function makeSummary<M extends Model, V extends object>(store: StoreBase<M, object>, view: RecordView<M>, spec: Readonly<Record<string, Aggregator>>, bypassFilter: boolean): LiveSummary<V> {
-  const make = Object.values(Object(spec)).find((entry): entry is Aggregator => MAKE in Object(entry))?.[MAKE];
-  if (make === undefined) throw new TypeError(`summarize: no aggregator in ${JSON.stringify(Object.keys(Object(spec)))}${dev(" (sum('amount'), count(), ...)")}`);
-  return make<M, V>({ store, view }, spec, bypassFilter);
-}

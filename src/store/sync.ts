@@ -63,11 +63,6 @@ export interface SyncShare<M extends Model<object> = Model<object>> {
   end(batch: Batch, error: BatchError | undefined): void;
 }
 
-/** The server's total after a write: more by what was created, fewer by what was destroyed (until the next load says). */
-export function totalAfter(total: number | undefined, operation: Operation): number | undefined {
-  return total === undefined || operation.action === 'update' ? total : Math.max(0, total + (operation.action === 'create' ? 1 : -1) * operation.records.length);
-}
-
 
 export class Syncs<M extends Model<object>> {
   #chain: Promise<unknown> = Promise.resolve();
