@@ -74,9 +74,9 @@ export class RestProxy extends AjaxProxy {
       try {
         encoded = pathSegment(value);
       } catch (error) {
-        throw new ProxyError('config', notUnicode(action, value), { operation, request, cause: error, mayHaveBeenApplied: false });
+        throw new ProxyError('config', notUnicode(action, value), { operation, request, cause: error });
       }
-      if (encoded === undefined) throw new ProxyError('config', badSegment(action, what, value), { operation, request, mayHaveBeenApplied: false });
+      if (encoded === undefined) throw new ProxyError('config', badSegment(action, what, value), { operation, request });
       return encoded;
     };
     // A value of a {name} template comes from the params (which then leave the query), else the record.
@@ -85,7 +85,7 @@ export class RestProxy extends AjaxProxy {
       names.push(name);
       const value = request.params[name] !== undefined ? request.params[name] : record?.get(name);
       if (value === undefined || value === null || value === '') {
-        throw new ProxyError('config', missingTemplateValue(action, source, name, record !== undefined), { operation, request, mayHaveBeenApplied: false });
+        throw new ProxyError('config', missingTemplateValue(action, source, name, record !== undefined), { operation, request });
       }
       return segment(value, `value of {${name}}`);
     });
@@ -102,7 +102,7 @@ export class RestProxy extends AjaxProxy {
       result = appendSegment(result, segment(id, 'id'));
       if (sent(this.idParam)) delete request.params[this.idParam];
     } else if (byId && typeof id !== 'string' && (typeof id !== 'number' || !Number.isFinite(id))) {
-      throw new ProxyError('config', badSegment(action, 'id', id), { operation, request, mayHaveBeenApplied: false });
+      throw new ProxyError('config', badSegment(action, 'id', id), { operation, request });
     }
     // After an id the dot is always added: an id ending in '.' must not lose it ('a.' + json is 'a..json').
     if (this.format !== undefined && this.format !== '') result = withId ? `${result}.${this.format}` : appendFormat(result, this.format);
