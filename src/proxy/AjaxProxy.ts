@@ -135,7 +135,7 @@ export class AjaxProxy extends ServerProxy {
       try {
         await onRequest({ request, url: http.url, init, attempt });
       } catch (error) {
-        throw new ProxyError('config', failedWith(http.label, `the onRequest hook threw: ${error instanceof Error ? error.message : String(error)}`), { cause: error, mayHaveBeenApplied: false });
+        throw new ProxyError('config', failedWith(http.label, `the onRequest hook threw: ${error instanceof Error ? error.message : String(error)}`), { cause: error });
       }
     };
   }
@@ -225,11 +225,11 @@ export class AjaxProxy extends ServerProxy {
     try {
       json = body === undefined ? undefined : JSON.stringify(body);
     } catch (error) {
-      throw new ProxyError('config', cannotSend(label, notJson(unwritableField(request.operation.written), error)), { cause: error, mayHaveBeenApplied: false });
+      throw new ProxyError('config', cannotSend(label, notJson(unwritableField(request.operation.written), error)), { cause: error });
     }
     // Verbs fetch refuses outright.
-    if (/^(CONNECT|TRACE|TRACK)$/.test(method)) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.verb(method)), { mayHaveBeenApplied: false });
-    if (body !== undefined && !hasBody) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.body(method, request.action)), { mayHaveBeenApplied: false });
+    if (/^(CONNECT|TRACE|TRACK)$/.test(method)) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.verb(method)));
+    if (body !== undefined && !hasBody) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.body(method, request.action)));
     let url = this.#finalUrl(request, params, label);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = this.writer.contentType;
