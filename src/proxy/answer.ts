@@ -16,6 +16,7 @@ import { ReadShapeError, type JsonReader } from '../reader/JsonReader.js';
 import { isPlainObject } from '../util/options.js';
 import type { JsonWriter } from '../writer/JsonWriter.js';
 import { echoes } from './features/etag.js';
+import { onlyRecord } from './features/feature.js';
 import { dev } from '../util/dev.js';
 
 /** What reading an answer needs of its proxy (an AjaxProxy). */
@@ -104,12 +105,11 @@ function takeEtag(request: Request, response: Response, read: ResultSet | undefi
   if (etag === undefined || etag === '*') return;
   const operation = request.operation;
   if (operation.action === 'read') {
-    const records = read?.records;
-    const first = records?.length === 1 ? records[0] : undefined;
+    const first = onlyRecord(read?.records ?? []);
     if (operation.id !== undefined && typeof first === 'object' && first !== null && 'etag' in first) first.etag = etag;
     return;
   }
-  const record = operation.records.length === 1 ? operation.records[0] : undefined;
+  const record = onlyRecord(operation.records);
   if (record !== undefined && operation.action !== 'destroy') record.etag = etag;
 }
 

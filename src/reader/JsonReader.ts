@@ -189,14 +189,11 @@ export class JsonReader {
       if (success === false || success === 'false') return new ResultSet({ success: false, message: this.#readMessage(envelope) });
     }
     const items = this.#readItems(data, root, context);
-    const records =
-      context.action === 'read' && context.model
-        ? items.map((item) => context.model?.fromServer(item) ?? item)
-        : items;
+    const model = context.action === 'read' ? context.model : undefined;
+    const records: unknown[] = model ? items.map((item) => model.fromServer(item)) : items;
     return new ResultSet({
       records,
       total: this.#readTotal(data, context, items.length),
-      success: true,
       message: this.#readMessage(envelope),
       summary: context.action === 'read' && this.summaryRootProperty !== undefined ? readSummary(data, this.summaryRootProperty) : undefined,
     });

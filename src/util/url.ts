@@ -125,7 +125,7 @@ export function isAbsoluteUrl(url: string): boolean {
 
 /** The last segment of a url's path that is not a template: `/api/users.json` -> `users`. */
 export function resourceName(url: string): string | undefined {
-  const path = (url.split(/[?#]/)[0] ?? '').replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '');
+  const path = splitUrl(url).path.replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '');
   const segments = path.split('/').filter((segment) => segment !== '' && !segment.includes('{'));
   const last = segments.pop();
   return last === undefined ? undefined : last.replace(/\.\w+$/, '');
