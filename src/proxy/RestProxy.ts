@@ -121,13 +121,10 @@ if (setPreset) {
   Object.defineProperty(RestProxy.prototype, 'preset', {
     ...presetOption,
     set(this: RestProxy, name: unknown) {
-      if (typeof name === 'string') {
-        const { preset: _name, ...conventions } = applyPresetOf({ preset: name });
-        setPreset.call(this, name);
-        for (const [key, value] of Object.entries(conventions)) Reflect.set(this, key, value);
-        return;
-      }
+      // Checked against the registry first: an unknown name changes nothing.
+      const { preset: _name, ...conventions } = typeof name === 'string' ? applyPresetOf({ preset: name }) : {};
       setPreset.call(this, name);
+      for (const [key, value] of Object.entries(conventions)) Reflect.set(this, key, value);
     },
   });
 }
