@@ -81,14 +81,14 @@ export class AjaxProxy extends ServerProxy {
     this.#composedAt = optionChanges(this);
   }
 
-  /** The verbs used when `actionMethods` leaves an action out. */
+  /** The default verbs, as the `actionMethods` option fills in the actions it leaves out. */
   getDefaultActionMethods(): Record<Action, string> {
     return { ...AJAX_METHODS };
   }
 
   /** The verb for `request.action`. */
   getMethod(request: Request): string {
-    return this.actionMethods[request.action] ?? this.getDefaultActionMethods()[request.action];
+    return this.actionMethods[request.action];
   }
 
   /** `PUT /users/2`: the verb and the url (without the cache buster, nor a password), for messages. */
@@ -100,9 +100,8 @@ export class AjaxProxy extends ServerProxy {
   /** Whether a request may be sent again after a failure that may have reached the server. */
   #retryable(action: Action, method: string): boolean {
     const retry = this.retry;
-    if (retry.limit === 0) return false;
-    if (retry.methods.includes(method)) return method !== 'POST' || this.idempotencyKey || action !== 'create';
-    return method === 'POST' && action === 'create' && this.idempotencyKey;
+    // A create's POST only with its idempotency key (then whatever retry.methods says), never without.
+    return retry.limit > 0 && (method === 'POST' && action === 'create' ? this.idempotencyKey : retry.methods.includes(method));
   }
 
   #compose(): Transport {
