@@ -215,7 +215,7 @@ export class Proxy extends Observable<ProxyEvents> {
     } catch (thrown) {
       const error =
         thrown instanceof ProxyError ? thrown : new ProxyError('config', failedWith(action, thrown instanceof Error ? thrown.message : String(thrown)), { cause: thrown });
-      error.operation ??= operation;
+      // setException names the operation on the error.
       error.request ??= operation.request;
       if (begun) failRecords(operation, error);
       operation.setException(error);

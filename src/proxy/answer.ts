@@ -174,7 +174,7 @@ function redirected(proxy: AnswerContext, request: Request, response: Response):
     target = location;
   }
   return new ProxyError('http', redirectedWrite(proxy.describe(request), response.status, target, dev((target === '' ? hiddenRedirectFix(request) : redirectFix(request, target)) ?? '')), {
-    status: response.status, statusText: response.statusText, response, mayHaveBeenApplied: false,
+    status: response.status, statusText: response.statusText, response,
   });
 }
 
@@ -208,13 +208,11 @@ function redirectFix(request: Request, target: string): string | undefined {
 }
 
 function httpError(proxy: AnswerContext, request: Request, response: Response, text: string, retryable: boolean): ProxyError {
-  let body: unknown = text === '' ? undefined : text;
-  if (text !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // Not JSON: keep the text.
-    }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text || undefined; // not JSON: the text (an empty body: none)
   }
   const { message, fieldErrors } = proxy.reader.readError(body);
   const status = response.status;
