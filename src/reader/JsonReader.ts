@@ -184,7 +184,8 @@ export class JsonReader {
     // An envelope holds the records under rootProperty; a body that is the record itself is none,
     // so that a record's own `success: false` field is a value, not a failure.
     const envelope = isPlainObject(data) && root !== data ? data : undefined;
-    if (envelope && this.successProperty !== '') {
+    if (envelope) {
+      // successProperty '' reads the envelope itself: an object, never false.
       const success = readPath(envelope, this.successProperty);
       if (success === false || success === 'false') return new ResultSet({ success: false, message: this.#readMessage(envelope) });
     }
@@ -201,7 +202,7 @@ export class JsonReader {
 
   /** The message of an envelope, when it has one that is a string. */
   #readMessage(envelope: Record<string, unknown> | undefined): string | undefined {
-    const message = envelope && this.messageProperty !== '' ? readPath(envelope, this.messageProperty) : undefined;
+    const message = envelope && readPath(envelope, this.messageProperty); // '' reads the envelope: not a string
     return typeof message === 'string' ? message : undefined;
   }
 
