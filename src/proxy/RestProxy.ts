@@ -105,7 +105,7 @@ export class RestProxy extends AjaxProxy {
       throw new ProxyError('config', badSegment(action, 'id', id), { operation, request });
     }
     // After an id the dot is always added: an id ending in '.' must not lose it ('a.' + json is 'a..json').
-    if (this.format !== undefined && this.format !== '') result = withId ? `${result}.${this.format}` : appendFormat(result, this.format);
+    if (this.format) result = withId ? `${result}.${this.format}` : appendFormat(result, this.format);
     else if (this.trailingSlash) result = appendSlash(result);
     request.url = joinUrl({ path: result, query, hash });
     return super.buildUrl(request);

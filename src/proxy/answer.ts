@@ -90,10 +90,9 @@ export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exc
 }
 
 function commit(proxy: AnswerContext, request: Request, items: Record<string, unknown>[], response: Response | undefined): void {
-  const operation = request.operation;
-  const single = operation.action === 'create' && operation.records.length === 1;
-  const assignedId = (): unknown => (single && response !== undefined ? locationId(response) : undefined);
-  commitWrite(operation, items, assignedId, proxy.writer.clientIdProperty, (kind, problem) =>
+  // Asked for by a create of one record only (commitWrite decides).
+  const assignedId = (): unknown => response && locationId(response);
+  commitWrite(request.operation, items, assignedId, proxy.writer.clientIdProperty, (kind, problem) =>
     new ProxyError(kind, writeFailed(proxy.describe(request), problem), { status: response?.status, statusText: response?.statusText, response, mayHaveBeenApplied: true }),
   );
 }
@@ -236,7 +235,8 @@ function hint(proxy: AnswerContext, request: Request, status: number, kind: Prox
   if (status >= 500) return retryable && proxy.retry.statusCodes.includes(status) ? ` (after ${proxy.retry.limit + 1} tries)` : '';
   const body = request.jsonData;
   const keys = status === 400 && kind === 'http' && isPlainObject(body) ? Object.keys(body) : [];
-  const root = keys.length === 1 && request.action !== 'read' && proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
+  // A read has no body (its params are no jsonData), so this is a write's.
+  const root = keys.length === 1 && proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
   return root === undefined ? dev(explanation(request, status, kind)) : wrappedIn(root);
 }
 
