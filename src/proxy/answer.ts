@@ -8,7 +8,6 @@ import { badShape, HINTS, htmlAnswer, httpFailed, invalidJson, redirectedWrite, 
 import type { NormalizedRetry } from '../http/retry.js';
 import type { Exchange } from '../http/types.js';
 import { commitWrite } from '../operation/commit.js';
-import { ERASE } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { ModelClassLike } from '../operation/types.js';
@@ -55,8 +54,7 @@ export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exc
     const error = httpError(proxy, request, response, text, retryable);
     if (!answersEarlierTry(request, error)) throw error;
     // The earlier try was applied after all: the record is already gone, or already saved.
-    if (request.action === 'destroy') for (const record of operation.records) record[ERASE]();
-    else commit(proxy, request, isPlainObject(error.body) ? [error.body] : [], undefined);
+    commit(proxy, request, isPlainObject(error.body) ? [error.body] : [], undefined);
     takeEtag(request, response, undefined);
     operation.setSuccessful(new ResultSet({ records: [...operation.records] }));
     return;

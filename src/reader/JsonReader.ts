@@ -141,7 +141,7 @@ function fieldList(value: unknown): FieldErrors | undefined {
     const pointer = isPlainObject(source) && typeof source.pointer === 'string' ? source.pointer : undefined;
     const field = pointer !== undefined ? pointer.split('/').pop() : firstString([item.property, typeof item.msg === 'string' ? item.id : undefined]);
     const message = firstString([item.detail, item.message, item.title, item.msg]);
-    if (field === undefined || field === '' || message === undefined) continue;
+    if (!field || message === undefined) continue;
     (errors[field] ??= []).push(message);
   }
   return found(errors);

@@ -113,7 +113,7 @@ export function isDotSegment(text: string): boolean {
  * it cannot be one. Throws URIError for a string that is not valid Unicode.
  */
 export function pathSegment(value: unknown): string | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && Number.isSafeInteger(Math.trunc(value)) ? String(value) : undefined;
+  if (typeof value === 'number') return Number.isSafeInteger(Math.trunc(value)) ? String(value) : undefined; // NaN, Infinity: not safe
   if (typeof value !== 'string' || isDotSegment(value)) return undefined;
   return encodeURIComponent(value);
 }
