@@ -53,7 +53,7 @@ export class Batch {
    * a group `concurrency` at a time. `execute` must settle (it is never expected to throw).
    */
   async run(groups: Operation[][], execute: (operation: Operation) => Promise<unknown>): Promise<this> {
-    for (const group of groups) this.operations.push(...group);
+    this.operations.push(...groups.flat());
     for (const [at, group] of groups.entries()) {
       let next = 0;
       const worker = async (): Promise<void> => {

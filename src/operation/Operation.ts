@@ -107,13 +107,13 @@ export class Operation<R extends RecordLike = RecordLike> {
   declare headers: Record<string, string>;
 
   /** True once the operation succeeded, false once it failed, undefined before. */
-  success: boolean | undefined = undefined;
+  success: boolean | undefined;
   /** True once the operation has finished, either way. */
   complete = false;
-  error: ProxyError | undefined = undefined;
-  resultSet: ResultSet | undefined = undefined;
-  response: Response | undefined = undefined;
-  request: Request | undefined = undefined;
+  error: ProxyError | undefined;
+  resultSet: ResultSet | undefined;
+  response: Response | undefined;
+  request: Request | undefined;
   /**
    * What each record looked like when it was sent, by its position in `records`. Arrays rather
    * than Maps keyed by record: a sync of 1,000 makes 1,000 of these.
@@ -122,7 +122,7 @@ export class Operation<R extends RecordLike = RecordLike> {
   /** What the writer wrote for each record (before transformRecord), by its position in `records`. */
   written: (Record<string, unknown> | undefined)[] = [];
   /** @internal The create request this operation sends (see model/writeState.ts). */
-  sentAs: CreateRequest | undefined = undefined;
+  sentAs: CreateRequest | undefined;
   /** @internal Sent once, never retried by the proxy (an outbox backs off itself). */
   declare once?: boolean;
   /** @internal A read's validator: sent as If-None-Match when the read asks for this url (cache buster aside; none: a read by id). */

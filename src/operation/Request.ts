@@ -36,9 +36,9 @@ export class Request {
   /** The body the writer produced (undefined: no body). */
   declare jsonData: unknown;
   /** The cache buster's value, chosen once so that buildUrl gives the same url every time. */
-  cacheBuster: number | undefined = undefined;
+  cacheBuster: number | undefined;
   /** The url `getUrl` chose, so that building again starts from it and not from its own result. */
-  sourceUrl: string | undefined = undefined;
+  sourceUrl: string | undefined;
 
   /** The url: the one to start from until `buildUrl` sets the built one. */
   get url(): string | undefined {

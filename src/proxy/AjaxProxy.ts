@@ -81,14 +81,14 @@ export class AjaxProxy extends ServerProxy {
     this.#composedAt = optionChanges(this);
   }
 
-  /** The verbs used when `actionMethods` leaves an action out. */
+  /** The default verbs, as the `actionMethods` option fills in the actions it leaves out. */
   getDefaultActionMethods(): Record<Action, string> {
     return { ...AJAX_METHODS };
   }
 
   /** The verb for `request.action`. */
   getMethod(request: Request): string {
-    return this.actionMethods[request.action] ?? this.getDefaultActionMethods()[request.action];
+    return this.actionMethods[request.action];
   }
 
   /** `PUT /users/2`: the verb and the url (without the cache buster, nor a password), for messages. */
@@ -100,9 +100,8 @@ export class AjaxProxy extends ServerProxy {
   /** Whether a request may be sent again after a failure that may have reached the server. */
   #retryable(action: Action, method: string): boolean {
     const retry = this.retry;
-    if (retry.limit === 0) return false;
-    if (retry.methods.includes(method)) return method !== 'POST' || this.idempotencyKey || action !== 'create';
-    return method === 'POST' && action === 'create' && this.idempotencyKey;
+    // A create's POST only with its idempotency key (then whatever retry.methods says), never without.
+    return retry.limit > 0 && (method === 'POST' && action === 'create' ? this.idempotencyKey : retry.methods.includes(method));
   }
 
   #compose(): Transport {
@@ -135,7 +134,7 @@ export class AjaxProxy extends ServerProxy {
       try {
         await onRequest({ request, url: http.url, init, attempt });
       } catch (error) {
-        throw new ProxyError('config', failedWith(http.label, `the onRequest hook threw: ${error instanceof Error ? error.message : String(error)}`), { cause: error, mayHaveBeenApplied: false });
+        throw new ProxyError('config', failedWith(http.label, `the onRequest hook threw: ${error instanceof Error ? error.message : String(error)}`), { cause: error });
       }
     };
   }
@@ -225,11 +224,11 @@ export class AjaxProxy extends ServerProxy {
     try {
       json = body === undefined ? undefined : JSON.stringify(body);
     } catch (error) {
-      throw new ProxyError('config', cannotSend(label, notJson(unwritableField(request.operation.written), error)), { cause: error, mayHaveBeenApplied: false });
+      throw new ProxyError('config', cannotSend(label, notJson(unwritableField(request.operation.written), error)), { cause: error });
     }
     // Verbs fetch refuses outright.
-    if (/^(CONNECT|TRACE|TRACK)$/.test(method)) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.verb(method)), { mayHaveBeenApplied: false });
-    if (body !== undefined && !hasBody) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.body(method, request.action)), { mayHaveBeenApplied: false });
+    if (/^(CONNECT|TRACE|TRACK)$/.test(method)) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.verb(method)));
+    if (body !== undefined && !hasBody) throw new ProxyError('config', cannotSend(label, CANNOT_SEND.body(method, request.action)));
     let url = this.#finalUrl(request, params, label);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = this.writer.contentType;

@@ -203,7 +203,7 @@ export class Proxy extends Observable<ProxyEvents> {
         }
       }
       if ((action === 'update' || action === 'destroy') && operation.records.some((record) => !isValidId(record.getId()))) {
-        throw new ProxyError('config', noId(action), { mayHaveBeenApplied: false });
+        throw new ProxyError('config', noId(action));
       }
       if (action !== 'read') {
         operation.begin();
@@ -214,8 +214,8 @@ export class Proxy extends Observable<ProxyEvents> {
       return operation;
     } catch (thrown) {
       const error =
-        thrown instanceof ProxyError ? thrown : new ProxyError('config', failedWith(action, thrown instanceof Error ? thrown.message : String(thrown)), { cause: thrown, mayHaveBeenApplied: false });
-      error.operation ??= operation;
+        thrown instanceof ProxyError ? thrown : new ProxyError('config', failedWith(action, thrown instanceof Error ? thrown.message : String(thrown)), { cause: thrown });
+      // setException names the operation on the error.
       error.request ??= operation.request;
       if (begun) failRecords(operation, error);
       operation.setException(error);
@@ -264,7 +264,7 @@ function requestOfAll(records: readonly RecordLike[]): CreateRequest | undefined
   for (const record of records) request ??= requestOf(record[WRITE_STATE]);
   if (request === undefined) return undefined;
   const members = new Set(request.records);
-  if (records.some((record) => !members.has(record))) throw new ProxyError('config', MIXED_CREATE, { mayHaveBeenApplied: false });
+  if (records.some((record) => !members.has(record))) throw new ProxyError('config', MIXED_CREATE);
   return request;
 }
 

@@ -74,9 +74,9 @@ export class RestProxy extends AjaxProxy {
       try {
         encoded = pathSegment(value);
       } catch (error) {
-        throw new ProxyError('config', notUnicode(action, value), { operation, request, cause: error, mayHaveBeenApplied: false });
+        throw new ProxyError('config', notUnicode(action, value), { operation, request, cause: error });
       }
-      if (encoded === undefined) throw new ProxyError('config', badSegment(action, what, value), { operation, request, mayHaveBeenApplied: false });
+      if (encoded === undefined) throw new ProxyError('config', badSegment(action, what, value), { operation, request });
       return encoded;
     };
     // A value of a {name} template comes from the params (which then leave the query), else the record.
@@ -85,7 +85,7 @@ export class RestProxy extends AjaxProxy {
       names.push(name);
       const value = request.params[name] !== undefined ? request.params[name] : record?.get(name);
       if (value === undefined || value === null || value === '') {
-        throw new ProxyError('config', missingTemplateValue(action, source, name, record !== undefined), { operation, request, mayHaveBeenApplied: false });
+        throw new ProxyError('config', missingTemplateValue(action, source, name, record !== undefined), { operation, request });
       }
       return segment(value, `value of {${name}}`);
     });
@@ -102,10 +102,10 @@ export class RestProxy extends AjaxProxy {
       result = appendSegment(result, segment(id, 'id'));
       if (sent(this.idParam)) delete request.params[this.idParam];
     } else if (byId && typeof id !== 'string' && (typeof id !== 'number' || !Number.isFinite(id))) {
-      throw new ProxyError('config', badSegment(action, 'id', id), { operation, request, mayHaveBeenApplied: false });
+      throw new ProxyError('config', badSegment(action, 'id', id), { operation, request });
     }
     // After an id the dot is always added: an id ending in '.' must not lose it ('a.' + json is 'a..json').
-    if (this.format !== undefined && this.format !== '') result = withId ? `${result}.${this.format}` : appendFormat(result, this.format);
+    if (this.format) result = withId ? `${result}.${this.format}` : appendFormat(result, this.format);
     else if (this.trailingSlash) result = appendSlash(result);
     request.url = joinUrl({ path: result, query, hash });
     return super.buildUrl(request);
@@ -121,13 +121,10 @@ if (setPreset) {
   Object.defineProperty(RestProxy.prototype, 'preset', {
     ...presetOption,
     set(this: RestProxy, name: unknown) {
-      if (typeof name === 'string') {
-        const { preset: _name, ...conventions } = applyPresetOf({ preset: name });
-        setPreset.call(this, name);
-        for (const [key, value] of Object.entries(conventions)) Reflect.set(this, key, value);
-        return;
-      }
+      // Checked against the registry first: an unknown name changes nothing.
+      const { preset: _name, ...conventions } = typeof name === 'string' ? applyPresetOf({ preset: name }) : {};
       setPreset.call(this, name);
+      for (const [key, value] of Object.entries(conventions)) Reflect.set(this, key, value);
     },
   });
 }

@@ -49,13 +49,7 @@ export class ServerProxy extends Proxy {
   /** Build the Request for an operation: merged params, then the url (see `buildUrl`). */
   buildRequest(operation: Operation): Request {
     const params = { ...this.extraParams, ...operation.params, ...this.getParams(operation) };
-    const request = new Request({
-      operation,
-      action: operation.action,
-      params,
-      headers: { ...operation.headers },
-      url: operation.url,
-    });
+    const request = new Request({ operation, params, headers: { ...operation.headers }, url: operation.url });
     operation.request = request;
     this.buildUrl(request);
     return request;

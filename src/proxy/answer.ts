@@ -8,7 +8,6 @@ import { badShape, HINTS, htmlAnswer, httpFailed, invalidJson, redirectedWrite, 
 import type { NormalizedRetry } from '../http/retry.js';
 import type { Exchange } from '../http/types.js';
 import { commitWrite } from '../operation/commit.js';
-import { ERASE } from '../operation/protocol.js';
 import type { Request } from '../operation/Request.js';
 import { ResultSet } from '../operation/ResultSet.js';
 import type { ModelClassLike } from '../operation/types.js';
@@ -16,6 +15,7 @@ import { ReadShapeError, type JsonReader } from '../reader/JsonReader.js';
 import { isPlainObject } from '../util/options.js';
 import type { JsonWriter } from '../writer/JsonWriter.js';
 import { echoes } from './features/etag.js';
+import { onlyRecord } from './features/feature.js';
 import { dev } from '../util/dev.js';
 
 /** What reading an answer needs of its proxy (an AjaxProxy). */
@@ -54,8 +54,7 @@ export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exc
     const error = httpError(proxy, request, response, text, retryable);
     if (!answersEarlierTry(request, error)) throw error;
     // The earlier try was applied after all: the record is already gone, or already saved.
-    if (request.action === 'destroy') for (const record of operation.records) record[ERASE]();
-    else commit(proxy, request, isPlainObject(error.body) ? [error.body] : [], undefined);
+    commit(proxy, request, isPlainObject(error.body) ? [error.body] : [], undefined);
     takeEtag(request, response, undefined);
     operation.setSuccessful(new ResultSet({ records: [...operation.records] }));
     return;
@@ -89,10 +88,9 @@ export function readAnswer(proxy: AnswerContext, request: Request, exchange: Exc
 }
 
 function commit(proxy: AnswerContext, request: Request, items: Record<string, unknown>[], response: Response | undefined): void {
-  const operation = request.operation;
-  const single = operation.action === 'create' && operation.records.length === 1;
-  const assignedId = (): unknown => (single && response !== undefined ? locationId(response) : undefined);
-  commitWrite(operation, items, assignedId, proxy.writer.clientIdProperty, (kind, problem) =>
+  // Asked for by a create of one record only (commitWrite decides).
+  const assignedId = (): unknown => response && locationId(response);
+  commitWrite(request.operation, items, assignedId, proxy.writer.clientIdProperty, (kind, problem) =>
     new ProxyError(kind, writeFailed(proxy.describe(request), problem), { status: response?.status, statusText: response?.statusText, response, mayHaveBeenApplied: true }),
   );
 }
@@ -104,12 +102,11 @@ function takeEtag(request: Request, response: Response, read: ResultSet | undefi
   if (etag === undefined || etag === '*') return;
   const operation = request.operation;
   if (operation.action === 'read') {
-    const records = read?.records;
-    const first = records?.length === 1 ? records[0] : undefined;
+    const first = onlyRecord(read?.records ?? []);
     if (operation.id !== undefined && typeof first === 'object' && first !== null && 'etag' in first) first.etag = etag;
     return;
   }
-  const record = operation.records.length === 1 ? operation.records[0] : undefined;
+  const record = onlyRecord(operation.records);
   if (record !== undefined && operation.action !== 'destroy') record.etag = etag;
 }
 
@@ -174,7 +171,7 @@ function redirected(proxy: AnswerContext, request: Request, response: Response):
     target = location;
   }
   return new ProxyError('http', redirectedWrite(proxy.describe(request), response.status, target, dev((target === '' ? hiddenRedirectFix(request) : redirectFix(request, target)) ?? '')), {
-    status: response.status, statusText: response.statusText, response, mayHaveBeenApplied: false,
+    status: response.status, statusText: response.statusText, response,
   });
 }
 
@@ -208,13 +205,11 @@ function redirectFix(request: Request, target: string): string | undefined {
 }
 
 function httpError(proxy: AnswerContext, request: Request, response: Response, text: string, retryable: boolean): ProxyError {
-  let body: unknown = text === '' ? undefined : text;
-  if (text !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // Not JSON: keep the text.
-    }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text || undefined; // not JSON: the text (an empty body: none)
   }
   const { message, fieldErrors } = proxy.reader.readError(body);
   const status = response.status;
@@ -238,7 +233,8 @@ function hint(proxy: AnswerContext, request: Request, status: number, kind: Prox
   if (status >= 500) return retryable && proxy.retry.statusCodes.includes(status) ? ` (after ${proxy.retry.limit + 1} tries)` : '';
   const body = request.jsonData;
   const keys = status === 400 && kind === 'http' && isPlainObject(body) ? Object.keys(body) : [];
-  const root = keys.length === 1 && request.action !== 'read' && proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
+  // A read has no body (its params are no jsonData), so this is a write's.
+  const root = keys.length === 1 && proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
   return root === undefined ? dev(explanation(request, status, kind)) : wrappedIn(root);
 }
 

@@ -141,7 +141,7 @@ function fieldList(value: unknown): FieldErrors | undefined {
     const pointer = isPlainObject(source) && typeof source.pointer === 'string' ? source.pointer : undefined;
     const field = pointer !== undefined ? pointer.split('/').pop() : firstString([item.property, typeof item.msg === 'string' ? item.id : undefined]);
     const message = firstString([item.detail, item.message, item.title, item.msg]);
-    if (field === undefined || field === '' || message === undefined) continue;
+    if (!field || message === undefined) continue;
     (errors[field] ??= []).push(message);
   }
   return found(errors);
@@ -184,19 +184,17 @@ export class JsonReader {
     // An envelope holds the records under rootProperty; a body that is the record itself is none,
     // so that a record's own `success: false` field is a value, not a failure.
     const envelope = isPlainObject(data) && root !== data ? data : undefined;
-    if (envelope && this.successProperty !== '') {
+    if (envelope) {
+      // successProperty '' reads the envelope itself: an object, never false.
       const success = readPath(envelope, this.successProperty);
       if (success === false || success === 'false') return new ResultSet({ success: false, message: this.#readMessage(envelope) });
     }
     const items = this.#readItems(data, root, context);
-    const records =
-      context.action === 'read' && context.model
-        ? items.map((item) => context.model?.fromServer(item) ?? item)
-        : items;
+    const model = context.action === 'read' ? context.model : undefined;
+    const records: unknown[] = model ? items.map((item) => model.fromServer(item)) : items;
     return new ResultSet({
       records,
       total: this.#readTotal(data, context, items.length),
-      success: true,
       message: this.#readMessage(envelope),
       summary: context.action === 'read' && this.summaryRootProperty !== undefined ? readSummary(data, this.summaryRootProperty) : undefined,
     });
@@ -204,7 +202,7 @@ export class JsonReader {
 
   /** The message of an envelope, when it has one that is a string. */
   #readMessage(envelope: Record<string, unknown> | undefined): string | undefined {
-    const message = envelope && this.messageProperty !== '' ? readPath(envelope, this.messageProperty) : undefined;
+    const message = envelope && readPath(envelope, this.messageProperty); // '' reads the envelope: not a string
     return typeof message === 'string' ? message : undefined;
   }
 

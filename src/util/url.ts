@@ -113,7 +113,7 @@ export function isDotSegment(text: string): boolean {
  * it cannot be one. Throws URIError for a string that is not valid Unicode.
  */
 export function pathSegment(value: unknown): string | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && Number.isSafeInteger(Math.trunc(value)) ? String(value) : undefined;
+  if (typeof value === 'number') return Number.isSafeInteger(Math.trunc(value)) ? String(value) : undefined; // NaN, Infinity: not safe
   if (typeof value !== 'string' || isDotSegment(value)) return undefined;
   return encodeURIComponent(value);
 }
@@ -125,7 +125,7 @@ export function isAbsoluteUrl(url: string): boolean {
 
 /** The last segment of a url's path that is not a template: `/api/users.json` -> `users`. */
 export function resourceName(url: string): string | undefined {
-  const path = (url.split(/[?#]/)[0] ?? '').replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '');
+  const path = splitUrl(url).path.replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '');
   const segments = path.split('/').filter((segment) => segment !== '' && !segment.includes('{'));
   const last = segments.pop();
   return last === undefined ? undefined : last.replace(/\.\w+$/, '');

@@ -82,7 +82,7 @@ export class JsonWriter {
   declare contentType: string;
 
   /** The id field of the fields last written: found once, not for every record. */
-  #ids: { fields: readonly FieldInfo[]; idProperty: string; idField: FieldInfo | undefined } | undefined = undefined;
+  #ids: { fields: readonly FieldInfo[]; idProperty: string; idField: FieldInfo | undefined } | undefined;
 
   constructor(config: JsonWriterConfig = {}) {
     applyOptions(this, 'JsonWriter', schema, config);

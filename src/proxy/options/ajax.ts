@@ -153,7 +153,7 @@ export const ajaxSchema = {
   fetch: option(is.function),
   shareReads: option(is.boolean),
   conditionalReads: option(is.boolean, () => true),
-  maxResponseBytes: option({ expect: 'a positive integer', test: (v) => typeof v === 'number' && v >= 1 && (Number.isInteger(v) || v === Infinity) }, () => 128 * 1024 * 1024),
+  maxResponseBytes: option({ ...is.positiveInteger, test: (v) => v === Infinity || is.positiveInteger.test(v) }, () => 128 * 1024 * 1024),
   retry: option(isRetry, () => ({}), normalizeRetry),
   idempotencyKey: option(is.boolean, () => false),
   etag: option(is.boolean, () => false),
