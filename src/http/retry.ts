@@ -63,8 +63,8 @@ export function normalizeRetry(value: unknown): NormalizedRetry {
  * number, years away) is clamped to `[0, backoffLimit]`.
  */
 export function retryDelay(retry: NormalizedRetry, attempt: number, retryAfter: string | null, now = Date.now(), random = Math.random()): number {
-  if (retryAfter !== null && retryAfter.trim() !== '') {
-    const text = retryAfter.trim();
+  const text = retryAfter?.trim();
+  if (text) {
     let ms = NaN;
     if (/^-?\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
     else {
