@@ -65,12 +65,8 @@ export function normalizeRetry(value: unknown): NormalizedRetry {
 export function retryDelay(retry: NormalizedRetry, attempt: number, retryAfter: string | null, now = Date.now(), random = Math.random()): number {
   const text = retryAfter?.trim();
   if (text) {
-    let ms = NaN;
-    if (/^-?\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
-    else {
-      const date = Date.parse(text);
-      if (!Number.isNaN(date)) ms = date - now;
-    }
+    // Seconds, or an HTTP date (one that does not parse gives NaN, as an absurd value does).
+    const ms = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
     if (Number.isFinite(ms)) return Math.min(Math.max(ms, 0), retry.backoffLimit);
   }
   const exponential = retry.delay * 2 ** (attempt - 1);

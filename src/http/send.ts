@@ -74,13 +74,6 @@ export async function readText(response: Response, maxBytes: number, request: Ht
   return decoder.decode(bytes);
 }
 
-function networkReason(error: unknown): string {
-  const cause = error instanceof Error ? error.cause : undefined;
-  const code = isPlainObject(cause) || cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
-  const detail = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-  return typeof code === 'string' ? `${code}: ${detail}` : detail;
-}
-
 /** The init fetch gets: writes never follow redirects (the caller sees the 3xx, or an opaque redirect in a browser). */
 function initOf(request: HttpRequest): RequestInit {
   const init: RequestInit = { method: request.method, headers: request.headers };
@@ -94,9 +87,12 @@ function initOf(request: HttpRequest): RequestInit {
   return init;
 }
 
-/** A fetch that failed (or a body that could not be read): kind 'network'. */
+/** A fetch that failed (or a body that could not be read): kind 'network', with the platform's code. */
 function networkFailure(request: HttpRequest, error: unknown): ProxyError {
-  const reason = networkReason(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  const code = isPlainObject(cause) || cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
+  const detail = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  const reason = typeof code === 'string' ? `${code}: ${detail}` : detail;
   // A connection refused or a name not found (Node's codes): nothing was sent, so nothing was applied.
   return new ProxyError('network', networkFailed(request.label, reason, request.write), { cause: error, mayHaveBeenApplied: !/^E(CONNREFUSED|NOTFOUND):/.test(reason) });
 }
