@@ -87,10 +87,7 @@ function jitterOf(outcome: object): number {
 
 function sleep(ms: number, signal: Abortable | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
+    if (signal?.aborted) return reject(signal.reason);
     const onAbort = (): void => {
       clearTimeout(timer);
       reject(signal?.reason);

@@ -87,33 +87,31 @@ function initOf(request: HttpRequest): RequestInit {
   return init;
 }
 
-/** A fetch that failed (or a body that could not be read): kind 'network', with the platform's code. */
-function networkFailure(request: HttpRequest, error: unknown): ProxyError {
-  const cause = error instanceof Error ? error.cause : undefined;
-  const code = isPlainObject(cause) || cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
-  const detail = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-  const reason = typeof code === 'string' ? `${code}: ${detail}` : detail;
-  // A connection refused or a name not found (Node's codes): nothing was sent, so nothing was applied.
-  return new ProxyError('network', networkFailed(request.label, reason, request.write), { cause: error, mayHaveBeenApplied: !/^E(CONNREFUSED|NOTFOUND):/.test(reason) });
-}
-
 /** The innermost layer: fetch and read the answer (no timer: the try around it has one). */
 export function fetching(fetchOf: () => FetchFunction | undefined, maxBytes: number): Send {
   return async (request) => {
     const fetchImpl = fetchOf();
     if (fetchImpl === undefined) throw new ProxyError('config', noFetch(request.label));
+    // A fetch that failed (or a body that could not be read): kind 'network', with the platform's code.
+    const failed = (error: unknown): ProxyError => {
+      const cause = error instanceof Error ? error.cause : undefined;
+      const code = isPlainObject(cause) || cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
+      const detail = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+      const reason = typeof code === 'string' ? `${code}: ${detail}` : detail;
+      // A connection refused or a name not found (Node's codes): nothing was sent, so nothing was applied.
+      return new ProxyError('network', networkFailed(request.label, reason, request.write), { cause: error, mayHaveBeenApplied: !/^E(CONNREFUSED|NOTFOUND):/.test(reason) });
+    };
     let response: Response;
     try {
       response = await fetchImpl(request.url, initOf(request));
     } catch (error) {
-      throw networkFailure(request, error);
+      throw failed(error);
     }
-    // No body (204, 304, HEAD): nothing to read (a Content-Length there tells the size of what was not sent).
-    if (response.body === null) return { response, text: '', ambiguous: false };
     try {
-      return { response, text: await readText(response, maxBytes, request), ambiguous: false };
+      // No body (204, 304, HEAD): nothing to read (a Content-Length there tells the size of what was not sent).
+      return { response, text: response.body === null ? '' : await readText(response, maxBytes, request), ambiguous: false };
     } catch (error) {
-      throw error instanceof ProxyError ? error : networkFailure(request, error);
+      throw error instanceof ProxyError ? error : failed(error);
     }
   };
 }
@@ -155,21 +153,19 @@ export function trying(send: Send, timeout: number, before: BeforeHook | undefin
       signal?.addEventListener('abort', onAbort);
       // Without hooks, no async function around the send: a 304's layers are mostly promises.
       const hooked = async (): Promise<Exchange | undefined> => {
-        const prepared = before === undefined ? request : await runBefore(before, request, attempt);
+        const prepared = before ? await runBefore(before, request, attempt) : request;
         if (done) return;
         hook = undefined;
         sent = true;
         const exchange = await send({ ...prepared, signal: controller }, attempt);
-        if (after !== undefined && !done) {
+        if (after && !done) {
           hook = 'onResponse';
           answer = exchange.response;
           if (outcome) outcome.verdict = await after(request, readable(answer, exchange.text), attempt);
         }
         return exchange;
       };
-      (before || after ? hooked() : ((sent = true), send({ ...request, signal: controller }, attempt))).then((exchange) => {
-        if (exchange && settle()) resolve(exchange);
-      }, fail);
+      (before || after ? hooked() : ((sent = true), send({ ...request, signal: controller }, attempt))).then((exchange) => exchange && settle() && resolve(exchange), fail);
     });
   const tries = async (request: HttpRequest, attempt: number): Promise<Exchange> => {
     const outcome: { verdict?: unknown } = {};
