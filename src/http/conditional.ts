@@ -12,7 +12,8 @@ export interface Validator {
 
 /** The ETag to send as If-None-Match when this read asks for the validator's url, else undefined. */
 export function ifNoneMatch(validator: Validator | undefined, url: string): string | undefined {
-  return validator !== undefined && (validator.url === undefined || validator.url === url) ? validator.etag : undefined;
+  // No url: a record's own validator, for any url.
+  return validator && (validator.url ?? url) === url ? validator.etag : undefined;
 }
 
 /** The validator an answer gives for its url, if it has an ETag. */

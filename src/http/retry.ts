@@ -63,14 +63,10 @@ export function normalizeRetry(value: unknown): NormalizedRetry {
  * number, years away) is clamped to `[0, backoffLimit]`.
  */
 export function retryDelay(retry: NormalizedRetry, attempt: number, retryAfter: string | null, now = Date.now(), random = Math.random()): number {
-  if (retryAfter !== null && retryAfter.trim() !== '') {
-    const text = retryAfter.trim();
-    let ms = NaN;
-    if (/^-?\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
-    else {
-      const date = Date.parse(text);
-      if (!Number.isNaN(date)) ms = date - now;
-    }
+  const text = retryAfter?.trim();
+  if (text) {
+    // Seconds, or an HTTP date (one that does not parse gives NaN, as an absurd value does).
+    const ms = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
     if (Number.isFinite(ms)) return Math.min(Math.max(ms, 0), retry.backoffLimit);
   }
   const exponential = retry.delay * 2 ** (attempt - 1);
@@ -91,10 +87,7 @@ function jitterOf(outcome: object): number {
 
 function sleep(ms: number, signal: Abortable | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
+    if (signal?.aborted) return reject(signal.reason);
     const onAbort = (): void => {
       clearTimeout(timer);
       reject(signal?.reason);

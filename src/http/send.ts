@@ -26,8 +26,9 @@ function decoderFor(contentType: string | null): TextDecoder {
 }
 
 /**
- * The body as text, decoded as the response says it is encoded, counted as it is read: past
- * `maxBytes` (or a Content-Length above it) the body is cancelled and the try fails at once.
+ * The body (not null: the caller answers a body-less response itself) as text, decoded as the
+ * response says it is encoded, counted as it is read: past `maxBytes` (or a Content-Length above
+ * it) the body is cancelled and the try fails at once.
  */
 export async function readText(response: Response, maxBytes: number, request: HttpRequest): Promise<string> {
   const tooBig = (how: string): ProxyError =>
@@ -35,8 +36,6 @@ export async function readText(response: Response, maxBytes: number, request: Ht
       response, status: response.status, statusText: response.statusText, mayHaveBeenApplied: request.write && mayHaveApplied(response),
     });
   const body: ReadableStream<Uint8Array> | null | undefined = response.body;
-  // No body (204, 304, HEAD): a Content-Length there tells the size of what was not sent.
-  if (body === null) return '';
   // No web stream: a fetch that buffers the whole answer first (React Native's, whatwg-fetch), or
   // gives a Node stream (node-fetch). Read whole: only its Content-Length can bound it.
   const stream = body && 'getReader' in body ? body : undefined;
@@ -75,13 +74,6 @@ export async function readText(response: Response, maxBytes: number, request: Ht
   return decoder.decode(bytes);
 }
 
-function networkReason(error: unknown): string {
-  const cause = error instanceof Error ? error.cause : undefined;
-  const code = isPlainObject(cause) || cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
-  const detail = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-  return typeof code === 'string' ? `${code}: ${detail}` : detail;
-}
-
 /** The init fetch gets: writes never follow redirects (the caller sees the 3xx, or an opaque redirect in a browser). */
 function initOf(request: HttpRequest): RequestInit {
   const init: RequestInit = { method: request.method, headers: request.headers };
@@ -91,7 +83,7 @@ function initOf(request: HttpRequest): RequestInit {
   if (request.body !== undefined) init.body = request.body;
   if (request.credentials) init.credentials = 'include';
   if (request.write) init.redirect = 'manual';
-  if (request.noStore === true) init.cache = 'no-store';
+  if (request.noStore) init.cache = 'no-store';
   return init;
 }
 
@@ -100,8 +92,12 @@ export function fetching(fetchOf: () => FetchFunction | undefined, maxBytes: num
   return async (request) => {
     const fetchImpl = fetchOf();
     if (fetchImpl === undefined) throw new ProxyError('config', noFetch(request.label));
+    // A fetch that failed (or a body that could not be read): kind 'network', with the platform's code.
     const failed = (error: unknown): ProxyError => {
-      const reason = networkReason(error);
+      const cause = error instanceof Error ? error.cause : undefined;
+      const code = isPlainObject(cause) || cause instanceof Error ? Reflect.get(cause, 'code') : undefined;
+      const detail = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+      const reason = typeof code === 'string' ? `${code}: ${detail}` : detail;
       // A connection refused or a name not found (Node's codes): nothing was sent, so nothing was applied.
       return new ProxyError('network', networkFailed(request.label, reason, request.write), { cause: error, mayHaveBeenApplied: !/^E(CONNREFUSED|NOTFOUND):/.test(reason) });
     };
@@ -112,7 +108,8 @@ export function fetching(fetchOf: () => FetchFunction | undefined, maxBytes: num
       throw failed(error);
     }
     try {
-      return { response, text: await readText(response, maxBytes, request), ambiguous: false };
+      // No body (204, 304, HEAD): nothing to read (a Content-Length there tells the size of what was not sent).
+      return { response, text: response.body === null ? '' : await readText(response, maxBytes, request), ambiguous: false };
     } catch (error) {
       throw error instanceof ProxyError ? error : failed(error);
     }
@@ -126,7 +123,8 @@ export function fetching(fetchOf: () => FetchFunction | undefined, maxBytes: num
  */
 export function trying(send: Send, timeout: number, before: BeforeHook | undefined, after: AfterHook | undefined): Send {
   const retried = new WeakSet<HttpRequest>();
-  const oneTry = (request: HttpRequest, attempt: number): Promise<[Exchange, unknown]> =>
+  /** One try; the `after` hook's verdict goes to `outcome`. */
+  const oneTry = (request: HttpRequest, attempt: number, outcome?: { verdict?: unknown }): Promise<Exchange> =>
     new Promise((resolve, reject) => {
       const controller = new Link();
       const signal = request.signal;
@@ -153,25 +151,27 @@ export function trying(send: Send, timeout: number, before: BeforeHook | undefin
       const timer = timeout > 0 ? setTimeout(() => fail(new ProxyError('timeout', timedOut(request.label, timeout, applied(), hook), { mayHaveBeenApplied: applied() })), timeout) : undefined;
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort);
-      (async () => {
-        const prepared = before === undefined ? request : await runBefore(before, request, attempt);
+      // Without hooks, no async function around the send: a 304's layers are mostly promises.
+      const hooked = async (): Promise<Exchange | undefined> => {
+        const prepared = before ? await runBefore(before, request, attempt) : request;
         if (done) return;
         hook = undefined;
         sent = true;
         const exchange = await send({ ...prepared, signal: controller }, attempt);
-        let verdict: unknown;
-        if (after !== undefined && !done) {
+        if (after && !done) {
           hook = 'onResponse';
           answer = exchange.response;
-          verdict = await after(request, readable(answer, exchange.text), attempt);
+          if (outcome) outcome.verdict = await after(request, readable(answer, exchange.text), attempt);
         }
-        if (settle()) resolve([exchange, verdict]);
-      })().catch(fail);
+        return exchange;
+      };
+      (before || after ? hooked() : ((sent = true), send({ ...request, signal: controller }, attempt))).then((exchange) => exchange && settle() && resolve(exchange), fail);
     });
   const tries = async (request: HttpRequest, attempt: number): Promise<Exchange> => {
-    const [exchange, verdict] = await oneTry(request, attempt);
+    const outcome: { verdict?: unknown } = {};
+    const exchange = await oneTry(request, attempt, outcome);
     const response = exchange.response;
-    if (verdict !== 'retry' || retried.has(request) || !resendable(request, response)) return exchange;
+    if (outcome.verdict !== 'retry' || retried.has(request) || !resendable(request, response)) return exchange;
     retried.add(request);
     // A try of its own: `before` runs again (with the token the hook just refreshed).
     const applied = request.write && mayHaveApplied(response);
@@ -180,5 +180,6 @@ export function trying(send: Send, timeout: number, before: BeforeHook | undefin
     });
     return applied ? { ...next, ambiguous: true } : next;
   };
-  return tries;
+  // Only the `after` hook asks for a try again.
+  return after ? tries : oneTry;
 }
