@@ -17,7 +17,7 @@ export function idKey(model: ModelClassLike): string {
 
 function matchItems(records: readonly RecordLike[], items: readonly Record<string, unknown>[], writerClientIdProperty: string | undefined): readonly (Record<string, unknown> | undefined)[] {
   const model = records[0]?.getModelClass();
-  const clientIdProperty = model?.clientIdProperty ?? writerClientIdProperty;
+  const clientIdProperty = writerClientIdProperty ?? model?.clientIdProperty; // the name the writer sent it under
   if (clientIdProperty !== undefined && items.some((item) => item[clientIdProperty] !== undefined)) {
     const byClientId = new Map<unknown, Record<string, unknown>>();
     for (const item of items) {
