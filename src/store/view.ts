@@ -123,18 +123,22 @@ export class RecordView<M extends Model<object>> {
 
   /** The filters changed, not the order: the records in order filtered again, or `shown` (and `marked`) as found otherwise (chainedView.ts); an index made already marks what is shown, where it finds by search. */
   protected retest(ordered: M[], shown = this.test && ordered.filter(this.test), marked?: boolean): void {
-    const index = this.index;
-    if (index !== undefined && !marked) {
-      // Marked from the records shown: the filters run once per record, not twice.
-      for (const entry of index.values()) this.mark(entry, !shown);
-      for (const record of shown ?? []) {
-        const entry = index.get(record);
-        if (entry !== undefined) this.mark(entry, true);
-      }
-    }
+    // Marked from the records shown: the filters run once per record, not twice.
+    if (this.index !== undefined && !marked) this.#markShown(this.index, shown);
     this.#shown = shown;
     this.#changed = true;
     this.followers?.reset(true);
+  }
+
+  /** Every entry of `index` marked shown if among `shown` (all: undefined), and where it is there. */
+  #markShown(index: Map<M, Entry<M>>, shown: readonly M[] | undefined): void {
+    for (const entry of index.values()) this.mark(entry, !shown);
+    shown?.forEach((record, at) => {
+      const entry = index.get(record);
+      if (entry === undefined) return;
+      this.mark(entry, true);
+      entry.shownAt = at;
+    });
   }
 
   /** Whether a record is shown, by its entry (`shown`: marked so first). */
@@ -163,13 +167,11 @@ export class RecordView<M extends Model<object>> {
   /** The records shown, for a snapshot: a new frozen array when something shown changed, else the last one. */
   records(): readonly M[] {
     const shown = this.shown();
-    const copy = this.#copy;
-    let records = copy;
+    let records = this.#copy;
     if (this.#changed || records === undefined || (this.#rebuilt && !sameItems(records, shown))) {
       // The view's own array is handed over as it is (and copied before its next change); the list's is copied.
-      const own = shown !== this.all();
       // A record in it changed: a new array all the same (the one handed over last is kept as it was).
-      records = Object.freeze(own ? (shown === records ? this.#own(shown) : shown) : shown.slice());
+      records = Object.freeze(shown === this.all() ? shown.slice() : shown === records ? this.#own(shown) : shown);
     }
     this.#copy = records;
     this.#changed = false;
@@ -179,20 +181,23 @@ export class RecordView<M extends Model<object>> {
 
   /** The records shown, by the value of `field` (Dates by time), in the order each value first comes. */
   groups(field: string): Group<M>[] {
-    return groupsOf(this.shown(), reader<M>(field));
+    const shown = this.shown();
+    const read = reader<M>(field);
+    const [first, more] = this.#sorters;
+    // Sorted by this field alone, none hidden: cut from the list in its own order (each record read
+    // where it lies in memory, not in the view's order), the groups then put in the view's order
+    // (as it puts ties: the first to come first), when their sort keys are of one kind (keys of
+    // several kinds compare as text, which the view's sort may have done in another order).
+    const groups = !more && !this.test && first?.property === field && !first.sorterFn ? groupsOf(this.all(), read) : [];
+    const kinds = new Set(groups.map(({ name }) => typeof sortKey(name)));
+    kinds.delete('undefined');
+    return kinds.size === 1 ? groups.sort((a, b) => compareKeys(sortKey(a.name), sortKey(b.name)) * (first?.direction === 'DESC' ? -1 : 1)) : groupsOf(shown, read);
   }
 
   /** Whether a record held is dirty, not erased and `held` (a record the store still holds). */
   anyDirty(held: (record: M) => boolean): boolean {
     let dirty = this.#dirty;
-    if (dirty === undefined) {
-      dirty = this.#dirty = new Set();
-      const all = this.all();
-      for (let i = 0; i < all.length; i++) {
-        const record = all[i];
-        if (record?.dirty) dirty.add(record);
-      }
-    }
+    dirty ??= this.#dirty = new Set(this.all().filter((record) => record.dirty));
     for (const record of dirty) {
       if (record.dirty && !record.erased && held(record)) return true;
       dirty.delete(record);
@@ -212,15 +217,10 @@ export class RecordView<M extends Model<object>> {
   added(records: readonly M[], atEnd: boolean): void {
     this.followers?.added(records);
     for (const record of records) this.touched(record);
-    this.#changed = true;
-    if (this.compare === undefined || this.#stale) return;
-    if (!atEnd || records.length > 16) {
-      this.#stale = true;
-      return;
-    }
-    const index = this.#indexed();
+    const index = this.#each(!atEnd || records.length > 16);
+    if (index === undefined) return;
     for (const record of records) {
-      const entry = entryOf(record, this.#nextOrd++, true, this.#keysOf(record), 0);
+      const entry = entryOf(record, this.#nextOrd++, this.#keysOf(record), 0);
       this.mark(entry, this.test?.(record) ?? true);
       index.set(record, entry);
       this.#pending.delete(record);
@@ -232,13 +232,8 @@ export class RecordView<M extends Model<object>> {
   /** Records were taken out of the list. */
   removed(records: readonly M[]): void {
     this.followers?.removed(records);
-    this.#changed = true;
-    if (this.compare === undefined || this.#stale) return;
-    if (records.length > 16) {
-      this.#stale = true;
-      return;
-    }
-    const index = this.#indexed();
+    const index = this.#each(records.length > 16);
+    if (index === undefined) return;
     for (const record of records) {
       const entry = index.get(record);
       // Not indexed (the index was made after it left the list): found by identity.
@@ -251,34 +246,25 @@ export class RecordView<M extends Model<object>> {
     }
   }
 
+  /** Records were added or removed: the index to place them by, else none (unsorted and unfiltered, or `many`: made again when next read). */
+  #each(many: boolean): Map<M, Entry<M>> | undefined {
+    this.#changed = true;
+    return this.compare === undefined || this.#stale || (this.#stale = many) ? undefined : this.#indexed();
+  }
+
   #rebuild(): void {
     const all = this.all();
     this.#stale = false;
     this.#rebuilt = true;
     this.#pending.clear();
     this.index = undefined;
-    this.#entries = undefined;
     this.#nextOrd = all.length;
-    this.#ordered = undefined;
-    const compare = this.compare;
-    if (compare !== undefined && this.#sorters.length > 0) {
-      const keysOf = this.#keysOf;
-      const entries: Entry<M>[] = new Array<Entry<M>>(all.length);
-      for (let ord = 0; ord < all.length; ord++) {
-        const record = all[ord];
-        if (record !== undefined) entries[ord] = entryOf(record, ord, true, keysOf(record), ord);
-      }
-      entries.sort(compare);
-      const ordered = new Array<M>(entries.length);
-      for (let i = 0; i < entries.length; i++) {
-        const entry = entries[i];
-        if (entry !== undefined) ordered[i] = entry.record;
-      }
-      this.#entries = entries;
-      this.#ordered = ordered;
-    }
-    const test = this.test;
-    this.#shown = test === undefined ? undefined : (this.#ordered ?? all).filter(test);
+    const keysOf = this.#keysOf;
+    // Sorted: the entries compared (sorters make a comparator), one array made per pass.
+    const entries = this.#sorters.length > 0 ? all.map((record, ord) => entryOf(record, ord, keysOf(record), ord)).sort(this.compare) : undefined;
+    this.#entries = entries;
+    this.#ordered = entries?.map((entry) => entry.record);
+    this.#shown = this.test && (this.#ordered ?? all).filter(this.test);
   }
 
   /** Every listed record's entry, made at the first change after a rebuild. */
@@ -286,23 +272,14 @@ export class RecordView<M extends Model<object>> {
     if (this.index !== undefined) return this.index;
     const index = new Map<M, Entry<M>>();
     const all = this.all();
-    const entries = this.#entries ?? all.map((record, ord) => entryOf(record, ord, true, NONE, ord));
+    const entries = this.#entries ?? all.map((record, ord) => entryOf(record, ord, NONE, ord));
     entries.forEach((entry, at) => {
       entry.at = at;
       index.set(entry.record, entry);
     });
-    const shown = this.#shown;
-    if (shown !== undefined) {
-      // Marked from what is shown, not walked beside the list: a record may have left the list
-      // already (the index is made at the first change, which can be its removal).
-      for (const entry of entries) this.mark(entry, false);
-      shown.forEach((record, at) => {
-        const entry = index.get(record);
-        if (entry === undefined) return;
-        this.mark(entry, true);
-        entry.shownAt = at;
-      });
-    }
+    // Marked from what is shown, not walked beside the list: a record may have left the list
+    // already (the index is made at the first change, which can be its removal).
+    if (this.#shown !== undefined) this.#markShown(index, this.#shown);
     this.#nextOrd = Math.max(this.#nextOrd, all.length);
     return (this.index = index);
   }
@@ -362,8 +339,7 @@ export class RecordView<M extends Model<object>> {
       if (array[seen + i] === entry.record) return seen + i;
       if (seen >= i && array[seen - i] === entry.record) return seen - i;
     }
-    if (this.byIdentity) return array.indexOf(entry.record);
-    const at = this.#search(array, entry, true);
+    const at = this.byIdentity ? -1 : this.#search(array, entry, true);
     return array[at] === entry.record ? at : array.indexOf(entry.record);
   }
 
@@ -388,8 +364,8 @@ export class RecordView<M extends Model<object>> {
 
 const NONE: readonly unknown[] = [];
 
-function entryOf<M>(record: M, ord: number, shown: boolean, keys: readonly unknown[], at: number): Entry<M> {
-  return setKeys({ record, ord, shown, key: undefined, keys: NONE, at, shownAt: 0 }, keys);
+function entryOf<M>(record: M, ord: number, keys: readonly unknown[], at: number): Entry<M> {
+  return setKeys({ record, ord, shown: true, key: undefined, keys: NONE, at, shownAt: 0 }, keys);
 }
 
 function setKeys<M>(entry: Entry<M>, keys: readonly unknown[]): Entry<M> {

@@ -66,6 +66,19 @@ function naive(store: Store<Person>, added: readonly Person[]): Person[] {
   return filterItems(added, store.filters, read).sort(comparator(sorters, read));
 }
 
+/** The groups it must give: the records shown cut by the group field's value, each group where its first record is. */
+function naiveGroups(store: Store<Person>, shown: readonly Person[]): [unknown, string[]][] {
+  const field = store.groupField;
+  const groups = new Map<unknown, [unknown, string[]]>();
+  if (field === undefined) return [];
+  for (const record of shown) {
+    const value = record.get(field);
+    const group = groups.get(value) ?? groups.set(value, [value, []]).get(value);
+    group?.[1].push(record.clientId);
+  }
+  return [...groups.values()];
+}
+
 function run(rows: Row[], steps: Step[]): void {
   const store = new Store<Person>({ model: Person, data: rows.map((row) => ({ ...row })) });
   const added: Person[] = store.getRange();
@@ -74,6 +87,7 @@ function run(rows: Row[], steps: Step[]): void {
     expect(store.getRange().map((record) => record.clientId)).toEqual(want);
     expect(store.getSnapshot().records.map((record) => record.clientId)).toEqual(want);
     expect(store.getCount()).toBe(want.length);
+    expect(store.getGroups().map(({ name, records }) => [name, records.map((record) => record.clientId)])).toEqual(naiveGroups(store, naive(store, added)));
   };
   for (const step of steps) {
     const pick = (at: number): Person | undefined => added[at % Math.max(1, added.length)];
