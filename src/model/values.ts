@@ -5,7 +5,7 @@
 import type { RecordLike } from '../operation/types.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { put, readPath } from '../util/path.js';
+import { own, put, readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
 import { DATA, eachOwner, META, newMeta, stamp, tidy, touch, type Internals } from './internal.js';
 import { extensions } from './extensions.js';
@@ -41,13 +41,8 @@ export function readField(record: ValueHolder, name: string): unknown {
   return converted;
 }
 
-/** `data[name]`, but nothing inherited from Object.prototype (as util/path's own, without its checks of `data`). */
-export function ownValue(data: Record<string, unknown>, name: string): unknown {
-  const value = data[name];
-  return (typeof value === 'function' || value === OBJECT) && !Object.hasOwn(data, name) ? undefined : value;
-}
-
-const OBJECT = Object.prototype;
+/** `data[name]`, but nothing inherited from Object.prototype (util/path's own). */
+export const ownValue: (data: Record<string, unknown>, name: string) => unknown = own;
 
 /** A value of field `name` in its type, as readField gives it (a snapshot may hold it as stored). */
 export function asFieldValue(record: ValueHolder, name: string, value: unknown): unknown {
