@@ -3,13 +3,13 @@
  * reload), or the copy a load listed for its row before its create was confirmed (adoptCopy).
  * Its own writes are save.ts's.
  */
-import { Operation } from '../operation/Operation.js';
+import type { Operation } from '../operation/Operation.js';
 import { put } from '../util/path.js';
 import { sameValue } from './fields.js';
 import { DATA, eachOwner, META, metaOf, tidy, touch } from './internal.js';
 import type { Model, PersistOptions } from './Model.js';
 import { recordInfo } from './modelInfo.js';
-import { enqueue, gateOf, ignore, requestOptions, SUCCEED, watchSends } from './save.js';
+import { enqueue, gateOf, ignore, operationOf, SUCCEED, watchSends } from './save.js';
 import { sameShown } from './snapshot.js';
 import { mergeServerValues, ownValue, readField, sameFieldValue } from './values.js';
 import { reduce } from './writeState.js';
@@ -118,7 +118,7 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
 
 /** A read by id; the record's ETag goes as If-None-Match (a 304 then leaves the record as it is). */
 export function readById(id: unknown, options: PersistOptions, etag?: string): Operation {
-  const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
+  const operation = operationOf(options, { action: 'read', id });
   if (etag !== undefined) operation.validator = { etag };
   return operation;
 }

@@ -142,14 +142,14 @@ async function runSave(record: Model<object>, options: PersistOptions, validate 
   if (action === undefined) return nothingSent(new Operation({ action: 'update', records: [record] }), record);
   const invalid = validate ? invalidError(record, action) : undefined;
   if (invalid !== undefined) throw invalid;
-  const operation = new Operation({ action, records: [record], ...requestOptions(options) });
+  const operation = operationOf(options, { action, records: [record] });
   const proxy = proxyOf(record, options);
   await (action === 'create' ? proxy.create(operation) : proxy.update(operation));
   return operation;
 }
 
 async function runDestroy(record: Model<object>, options: PersistOptions): Promise<Operation> {
-  const operation = new Operation({ action: 'destroy', records: [record], ...requestOptions(options) });
+  const operation = operationOf(options, { action: 'destroy', records: [record] });
   const state = record[META]?.state ?? SAVED;
   if (state.status === 'erased') return nothingSent(operation, record);
   // Its create may have been applied: confirm it (same idempotency key), then destroy it.
@@ -177,12 +177,9 @@ export function proxyOf(record: Model<object>, options: PersistOptions): Proxy {
   return proxy ?? record.getModelClass().getProxy();
 }
 
-export function requestOptions(options: PersistOptions): { params?: Record<string, unknown>; signal?: AbortSignal; headers?: Record<string, string> } {
-  return {
-    ...(options.params ? { params: options.params } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
-  };
+/** A new operation of one record (a write, or a read by id) with the request options given (a falsy one as not given). */
+export function operationOf(options: PersistOptions, config: { action: Action; records?: Model<object>[]; id?: unknown }): Operation {
+  return new Operation({ ...config, params: options.params || undefined, signal: options.signal || undefined, headers: options.headers || undefined });
 }
 
 /** What a record looked like when a write was sent. */
