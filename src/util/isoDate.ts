@@ -31,14 +31,13 @@ export function canonicalIsoTime(text: string): number {
 
 /**
  * Days from 1970-01-01 to a date of the proleptic Gregorian calendar, as Date.UTC counts them
- * (H. Hinnant's days_from_civil; integer arithmetic only, several times faster than Date.UTC).
- * Month 13 is January of the next year, and a day past the month's last runs on into the next.
+ * (H. Hinnant's days_from_civil, its 400-year eras folded into the leap-year terms: the same
+ * sum; integer arithmetic only, several times faster than Date.UTC). The year is counted from
+ * March, so that a leap day ends it. Month 13 is January of the next year, and a day past the
+ * month's last runs on into the next.
  */
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
   const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
+  return y * 365 + Math.floor(y / 4) - Math.floor(y / 100) + Math.floor(y / 400) + dayOfYear - 719_468;
 }
