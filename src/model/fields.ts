@@ -53,7 +53,7 @@ function toDate(value: unknown): Converted {
 }
 
 const CONVERTERS: Record<Exclude<FieldType, 'auto'>, (value: unknown) => Converted> = {
-  string: (value) => (typeof value === 'string' ? value : typeof value === 'object' && !(value instanceof Date) ? INVALID : value instanceof Date ? value.toISOString() : String(value)),
+  string: (value) => (typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : typeof value === 'object' ? INVALID : String(value)),
   int: (value) => {
     if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : INVALID;
     if (typeof value === 'string' && /^\s*[-+]?\d+(\.\d*)?\s*$/.test(value)) return Math.trunc(Number(value));

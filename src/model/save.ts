@@ -74,7 +74,7 @@ function decide(record: Model<object>): Action | undefined {
  */
 export function editedSinceApplied(record: ValueHolder): boolean {
   const state = record[META]?.state;
-  const applied = state?.status === 'unconfirmed' || state?.status === 'creating' ? state.applied : undefined;
+  const applied = state && 'applied' in state ? state.applied : undefined;
   if (applied === undefined) return false;
   const info = recordInfo(record);
   const data = record[DATA];

@@ -60,8 +60,8 @@ export function validateRecord(record: ValueHolder): FieldErrors {
     const messages = list.flatMap((rule) => rule(value, record));
     // Each field once (the rules are by field): an own key, also for one named `constructor`.
     if (messages.length > 0) errors[field] = messages;
+    Object.freeze(messages);
   }
-  for (const messages of Object.values(errors)) Object.freeze(messages);
   return Object.freeze(errors);
 }
 
