@@ -8,7 +8,7 @@ import { put } from '../util/path.js';
 import { sameValue } from './fields.js';
 import { DATA, eachOwner, META, metaOf, tidy, touch } from './internal.js';
 import type { Model, PersistOptions } from './Model.js';
-import { recordInfo } from './modelInfo.js';
+import { recordInfo, type ModelInfo } from './modelInfo.js';
 import { enqueue, gateOf, ignore, operationOf, SUCCEED, watchSends } from './save.js';
 import { sameShown } from './snapshot.js';
 import { mergeServerValues, ownValue, readField, sameFieldValue } from './values.js';
@@ -64,8 +64,8 @@ function afterCopyWrote(record: Model<object>, copy: Model<object>, taken: reado
   const stillEdited = copy[META]?.modified;
   const info = recordInfo(record);
   let changed = false;
-  for (const name of info.fields.length > 0 ? info.fields.map((field) => field.name) : Object.keys(copy[DATA])) {
-    if (name === info.idProperty || info.byName.get(name)?.persist === false || (stillEdited !== undefined && Object.hasOwn(stillEdited, name))) continue;
+  for (const name of namesOf(info, copy)) {
+    if (info.byName.get(name)?.persist === false || (stillEdited !== undefined && Object.hasOwn(stillEdited, name))) continue;
     const theirs = readField(copy, name);
     const unsaved = meta.modified !== undefined && Object.hasOwn(meta.modified, name);
     if (sameValue(readField(record, name), theirs)) {
@@ -90,9 +90,7 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
   const data = record[DATA];
   const changed: string[] = [];
   const taken: string[] = [];
-  const names = info.fields.length > 0 ? info.fields.map((field) => field.name) : Object.keys(copy[DATA]);
-  for (const name of names) {
-    if (name === info.idProperty) continue;
+  for (const name of namesOf(info, copy)) {
     const mine = meta.stamps?.get(name) ?? 0;
     const their = theirs?.stamps?.get(name) ?? 0;
     const value = mine > their ? readField(record, name) : readField(copy, name);
@@ -114,6 +112,11 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
   touch(record);
   if (changed.length > 0) eachOwner(record, (owner) => owner.afterEdit(record, changed));
   return taken;
+}
+
+/** The fields a record and its copy are compared by, but the id: its model's, else (a model that declares none) the copy's keys. */
+function namesOf(info: ModelInfo, copy: Model<object>): string[] {
+  return (info.fields.length > 0 ? info.fields.map((field) => field.name) : Object.keys(copy[DATA])).filter((name) => name !== info.idProperty);
 }
 
 /** A read by id; the record's ETag goes as If-None-Match (a 304 then leaves the record as it is). */
