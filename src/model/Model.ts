@@ -12,7 +12,7 @@ import { describeValue, isPlainObject } from '../util/options.js';
 import { dev } from '../util/dev.js';
 import { define, put } from '../util/path.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
-import { DATA, eachOwner, META, metaOf, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
+import { committed, DATA, eachOwner, edited, META, metaOf, newMeta, now, OWNERS, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { extensions, type RecordSession } from './extensions.js';
 import { readById, takeServerRecord } from './persistence.js';
@@ -187,10 +187,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   set(values: Partial<{ [K in keyof D]: D[K] | null }>): this;
   set(nameOrValues: string | object, value?: unknown): this {
     const changed = setValues(this, nameOrValues, value);
-    if (changed.length > 0) {
-      touch(this);
-      eachOwner(this, (owner) => owner.afterEdit(this, changed));
-    }
+    if (changed.length > 0) edited(this, changed);
     return this;
   }
 
@@ -212,8 +209,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       });
       put(this[DATA], name, value);
       metaOf(this).version++;
-      touch(this);
-      eachOwner(this, (owner) => owner.afterEdit(this, [name]));
+      edited(this, [name]);
     }
     return this;
   }
@@ -286,8 +282,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     const names = meta.modified ? Object.keys(meta.modified) : [];
     meta.modified = undefined;
     meta.errors = undefined;
-    touch(this);
-    eachOwner(this, (owner) => owner.afterCommit(this, names, false));
+    committed(this, names);
     return this;
   }
 

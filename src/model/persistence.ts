@@ -6,7 +6,7 @@
 import type { Operation } from '../operation/Operation.js';
 import { put } from '../util/path.js';
 import { sameValue } from './fields.js';
-import { DATA, eachOwner, META, metaOf, tidy, touch } from './internal.js';
+import { committed, DATA, eachOwner, META, metaOf, tidy, touch } from './internal.js';
 import type { Model, PersistOptions } from './Model.js';
 import { recordInfo, type ModelInfo } from './modelInfo.js';
 import { enqueue, gateOf, ignore, operationOf, SUCCEED, watchSends } from './save.js';
@@ -30,8 +30,7 @@ export function takeServerRecord(record: Model<object>, fresh: Model<object>): v
   const before = modified === undefined ? undefined : { ...modified };
   const changed = mergeServerValues(record, fresh[DATA]);
   if (changed.length === 0 && sameShown(before, record[META]?.modified)) return;
-  touch(record);
-  eachOwner(record, (owner) => owner.afterCommit(record, changed, false));
+  committed(record, changed);
 }
 
 /**
@@ -78,8 +77,7 @@ function afterCopyWrote(record: Model<object>, copy: Model<object>, taken: reado
   }
   if (!changed) return;
   tidy(meta);
-  touch(record);
-  eachOwner(record, (owner) => owner.afterCommit(record, [], false));
+  committed(record, []);
 }
 
 /** Take the copy's later edits and what it knows the server holds; returns the fields taken from the copy. */

@@ -7,7 +7,7 @@ import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { own, put, readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
-import { DATA, eachOwner, META, newMeta, stamp, tidy, touch, type Internals } from './internal.js';
+import { DATA, eachOwner, edited, META, newMeta, stamp, tidy, touch, type Internals } from './internal.js';
 import { extensions } from './extensions.js';
 import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { SAVED } from './writeState.js';
@@ -211,8 +211,7 @@ export function markModified(record: ValueHolder & Internals, name: string): boo
   put(modified, name, readField(record, name));
   meta.version++;
   stamp(meta, name);
-  touch(record);
-  eachOwner(record, (owner) => owner.afterEdit(record, [name]));
+  edited(record, [name]);
   return true;
 }
 
