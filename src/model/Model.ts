@@ -108,11 +108,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       adopting = undefined;
       this[DATA] = raw;
       this[META] = null;
-      const eager = info.eager;
-      for (let i = 0; i < eager.length; i++) {
-        const field = eager[i];
-        if (field !== undefined) put(raw, field.name, fromServerValue(this, field, raw));
-      }
+      for (const field of info.eager) put(raw, field.name, fromServerValue(this, field, raw));
       return;
     }
     const values: Record<string, unknown> = {};

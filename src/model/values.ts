@@ -150,8 +150,11 @@ export function convertOrThrow(record: ValueHolder, field: Field, value: unknown
 export function initValues(record: ValueHolder, info: ModelInfo, values: Record<string, unknown>, data: unknown): void {
   if (data !== undefined && !isPlainObject(data)) throw new TypeError(`${entityNameOf(info.model)}: ${dev('a record is made of an object of field values', 'expected an object')}, got ${describeValue(data)}`);
   const input: Record<string, unknown> = data ?? {};
+  const open = info.fields.length === 0;
   for (const key of Object.keys(input)) {
-    if (input[key] !== undefined) checkField(info, '', key);
+    if (input[key] === undefined) continue;
+    checkField(info, '', key);
+    if (open) values[key] = input[key]; // a model without fields keeps every key as given
   }
   for (const field of info.fields) {
     const given = ownValue(input, field.name);
@@ -161,9 +164,7 @@ export function initValues(record: ValueHolder, info: ModelInfo, values: Record<
     // it is valid, and it is written back as it is, never parsed just to be formatted again.
     put(values, field.name, field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : convertOrThrow(record, field, value));
   }
-  if (info.fields.length === 0) {
-    for (const key of Object.keys(input)) if (input[key] !== undefined) values[key] = input[key];
-  } else if (info.idField === undefined && input[info.idProperty] !== undefined) values[info.idProperty] = input[info.idProperty]; // an undeclared id, as given
+  if (!open && info.idField === undefined && input[info.idProperty] !== undefined) values[info.idProperty] = input[info.idProperty]; // an undeclared id, as given
 }
 
 /**
