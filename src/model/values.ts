@@ -129,9 +129,14 @@ export function mergeServerValues(record: ValueHolder, serverData: Record<string
   return changed ?? NONE_CHANGED;
 }
 
-/** A TypeError unless `name` is a field of the model or its id (a model that declares no field takes any name but `__proto__`). */
+/** Whether `name` is a field of the model or its id (a model that declares no field takes any name but `__proto__`). */
+export function isField(info: ModelInfo, name: string): boolean {
+  return info.byName.has(name) || name === info.idProperty || (info.fields.length === 0 && name !== '__proto__');
+}
+
+/** A TypeError unless `name` is a field of the model or its id (isField). */
 function checkField(info: ModelInfo, where: string, name: string): void {
-  if (!info.byName.has(name) && name !== info.idProperty && (info.fields.length > 0 || name === '__proto__')) {
+  if (!isField(info, name)) {
     throw new TypeError(`${entityNameOf(info.model)}${where}: unknown field "${name}"${dev(` (fields: ${info.fields.map((field) => field.name).join(', ')})`)}`);
   }
 }
