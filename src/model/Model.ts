@@ -201,7 +201,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     const value = info.idField ? convertOrThrow(this, info.idField, id) : id;
     if (!sameValue(readField(this, name), value)) {
       eachOwner(this, (owner) => {
-        if (owner.holds(value, this)) throw new TypeError(`${entityNameOf(info.model)}.setId: another record of its store has the id ${describeValue(value)}`);
+        if (owner.holds(value, this)) throw new TypeError(`${entityNameOf(info.model)}.setId: the id ${describeValue(value)} is taken${dev(' by another record of its store')}`);
       });
       put(this[DATA], name, value);
       metaOf(this).version++;

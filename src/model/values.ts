@@ -179,7 +179,7 @@ export function initValues(record: ValueHolder, info: ModelInfo, values: Record<
 export function setValues(record: ValueHolder, nameOrValues: unknown, value: unknown): string[] {
   const info = recordInfo(record);
   if (typeof nameOrValues !== 'string' && !isPlainObject(nameOrValues)) {
-    throw new TypeError(`${entityNameOf(info.model)}.set: expected a field name or an object of values, got ${describeValue(nameOrValues)}`);
+    throw new TypeError(`${entityNameOf(info.model)}.set: expected ${dev('a field name or an object of values', 'a name or an object')}, got ${describeValue(nameOrValues)}`);
   }
   const entries: [string, unknown][] = typeof nameOrValues === 'string' ? [[nameOrValues, value]] : Object.entries(nameOrValues);
   const converted: [string, unknown, Field | undefined][] = entries.map(([name, raw]) => {
