@@ -92,12 +92,13 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   declare readonly [DATA_TYPE]?: { [K in keyof D]: D[K] };
   /** @internal */
   declare readonly [INFO]: ModelInfo | undefined;
+  // Declared, not defined: the constructor sets each one (no class-field definitions in the build).
   /** @internal */
-  [DATA]: Record<string, unknown>;
+  declare [DATA]: Record<string, unknown>;
   /** @internal */
-  [META]: RecordMeta | null;
+  declare [META]: RecordMeta | null;
   /** @internal */
-  [OWNERS]: OwnerLink | OwnerLink[] | null;
+  declare [OWNERS]: OwnerLink | OwnerLink[] | null;
 
   constructor(data?: ModelInit<D>) {
     this[OWNERS] = null;
