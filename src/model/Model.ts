@@ -12,7 +12,7 @@ import { describeValue, isPlainObject } from '../util/options.js';
 import { dev } from '../util/dev.js';
 import { define, put } from '../util/path.js';
 import { sameValue, type FieldDeclaration } from './fields.js';
-import { DATA, eachOwner, META, metaOf, newMeta, now, OWNERS, touch, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
+import { committed, DATA, eachOwner, edited, META, metaOf, newMeta, now, OWNERS, type Internals, type OwnerLink, type RecordMeta } from './internal.js';
 import { entityNameOf, INFO, infoOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { extensions, type RecordSession } from './extensions.js';
 import { readById, takeServerRecord } from './persistence.js';
@@ -92,12 +92,13 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   declare readonly [DATA_TYPE]?: { [K in keyof D]: D[K] };
   /** @internal */
   declare readonly [INFO]: ModelInfo | undefined;
+  // Declared, not defined: the constructor sets each one (no class-field definitions in the build).
   /** @internal */
-  [DATA]: Record<string, unknown>;
+  declare [DATA]: Record<string, unknown>;
   /** @internal */
-  [META]: RecordMeta | null;
+  declare [META]: RecordMeta | null;
   /** @internal */
-  [OWNERS]: OwnerLink | OwnerLink[] | null;
+  declare [OWNERS]: OwnerLink | OwnerLink[] | null;
 
   constructor(data?: ModelInit<D>) {
     this[OWNERS] = null;
@@ -108,11 +109,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
       adopting = undefined;
       this[DATA] = raw;
       this[META] = null;
-      const eager = info.eager;
-      for (let i = 0; i < eager.length; i++) {
-        const field = eager[i];
-        if (field !== undefined) put(raw, field.name, fromServerValue(this, field, raw));
-      }
+      for (const field of info.eager) put(raw, field.name, fromServerValue(this, field, raw));
       return;
     }
     const values: Record<string, unknown> = {};
@@ -187,10 +184,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
   set(values: Partial<{ [K in keyof D]: D[K] | null }>): this;
   set(nameOrValues: string | object, value?: unknown): this {
     const changed = setValues(this, nameOrValues, value);
-    if (changed.length > 0) {
-      touch(this);
-      eachOwner(this, (owner) => owner.afterEdit(this, changed));
-    }
+    if (changed.length > 0) edited(this, changed);
     return this;
   }
 
@@ -208,12 +202,11 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     const value = info.idField ? convertOrThrow(this, info.idField, id) : id;
     if (!sameValue(readField(this, name), value)) {
       eachOwner(this, (owner) => {
-        if (owner.holds(value, this)) throw new TypeError(`${entityNameOf(info.model)}.setId: another record of its store has the id ${describeValue(value)}`);
+        if (owner.holds(value, this)) throw new TypeError(`${entityNameOf(info.model)}.setId: the id ${describeValue(value)} is taken${dev(' by another record of its store')}`);
       });
       put(this[DATA], name, value);
       metaOf(this).version++;
-      touch(this);
-      eachOwner(this, (owner) => owner.afterEdit(this, [name]));
+      edited(this, [name]);
     }
     return this;
   }
@@ -286,8 +279,7 @@ export class Model<D extends object = Record<string, unknown>> implements Record
     const names = meta.modified ? Object.keys(meta.modified) : [];
     meta.modified = undefined;
     meta.errors = undefined;
-    touch(this);
-    eachOwner(this, (owner) => owner.afterCommit(this, names, false));
+    committed(this, names);
     return this;
   }
 

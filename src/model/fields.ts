@@ -53,7 +53,7 @@ function toDate(value: unknown): Converted {
 }
 
 const CONVERTERS: Record<Exclude<FieldType, 'auto'>, (value: unknown) => Converted> = {
-  string: (value) => (typeof value === 'string' ? value : typeof value === 'object' && !(value instanceof Date) ? INVALID : value instanceof Date ? value.toISOString() : String(value)),
+  string: (value) => (typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : typeof value === 'object' ? INVALID : String(value)),
   int: (value) => {
     if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : INVALID;
     if (typeof value === 'string' && /^\s*[-+]?\d+(\.\d*)?\s*$/.test(value)) return Math.trunc(Number(value));
@@ -95,15 +95,17 @@ const CONVERTED: Record<FieldType, (value: unknown) => boolean> = {
   date: (v) => v instanceof Date,
 };
 
-const CONFIG_KEYS = new Set(['name', 'type', 'defaultValue', 'allowNull', 'persist', 'mapping', 'convert', 'serialize']);
-/** The checks of a field config's options (name and type have their own). */
-const OPTION_CHECKS = [
-  ['allowNull', is.boolean],
-  ['persist', is.boolean],
-  ['convert', is.function],
-  ['serialize', is.function],
-  ['mapping', { expect: 'a non-empty string', test: (v: unknown) => typeof v === 'string' && v !== '' }],
-] as const;
+/** A field config's options, each with its check, in the order they are checked (name and type have their own; defaultValue takes anything). */
+const OPTION_CHECKS = {
+  name: undefined,
+  type: undefined,
+  defaultValue: undefined,
+  allowNull: is.boolean,
+  persist: is.boolean,
+  convert: is.function,
+  serialize: is.function,
+  mapping: { expect: 'a non-empty string', test: (v: unknown) => typeof v === 'string' && v !== '' },
+} as const;
 
 /** A declared field of a model class, with its converter built once. */
 export class Field implements FieldInfo {
@@ -130,12 +132,13 @@ export class Field implements FieldInfo {
     }
     const where = `${modelName}.fields "${config.name}"`;
     for (const key of Object.keys(config)) {
-      if (!CONFIG_KEYS.has(key)) throw new TypeError(`${where}: unknown field option "${key}"`);
+      if (!Object.hasOwn(OPTION_CHECKS, key)) throw new TypeError(`${where}: unknown field option "${key}"`);
     }
     const type = config.type ?? 'auto';
     if (!isFieldType(type)) throw new TypeError(`${where}: type ${dev(`must be one of ${Object.keys(EMPTY).join(', ')}`, 'is unknown')}, got ${describeValue(config.type)}`);
-    for (const [key, check] of OPTION_CHECKS) {
-      if (config[key] !== undefined && !check.test(config[key])) throw new TypeError(`${where}: ${key} must be ${check.expect}, got ${describeValue(config[key])}`);
+    for (const [key, check] of Object.entries(OPTION_CHECKS)) {
+      const value: unknown = Reflect.get(config, key);
+      if (check && value !== undefined && !check.test(value)) throw new TypeError(`${where}: ${key} must be ${check.expect}, got ${describeValue(value)}`);
     }
     this.name = config.name;
     this.type = type;

@@ -157,6 +157,18 @@ export function touch(record: Internals): void {
   eachOwner(record, (owner) => owner.afterChange(record));
 }
 
+/** The record's values changed (`names`, set by the user): it is touched, and its stores hear of the edit. */
+export function edited(record: Internals, names: readonly string[]): void {
+  touch(record);
+  eachOwner(record, (owner) => owner.afterEdit(record, names));
+}
+
+/** Values became the saved ones (`created`: by the record's create): it is touched, and its stores hear of the commit. */
+export function committed(record: Internals, names: readonly string[], created = false): void {
+  touch(record);
+  eachOwner(record, (owner) => owner.afterCommit(record, names, created));
+}
+
 /** A store takes the record in. */
 export function join(record: Internals, owner: RecordOwner): void {
   const link = owner.link;

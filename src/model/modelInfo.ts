@@ -88,7 +88,7 @@ export function recordInfo(record: WithInfo & { readonly constructor: unknown })
   // A subclass without a table of its own finds its parent's first: check whose it is.
   if (info !== undefined && info.model === record.constructor) return info;
   const model = record.constructor;
-  if (!isStatics(model)) throw new TypeError(`expected a record of a Model class, got ${describeValue(record)}`);
+  if (!isStatics(model)) throw new TypeError(`expected a record${dev(' of a Model class')}, got ${describeValue(record)}`);
   return infoOf(model);
 }
 

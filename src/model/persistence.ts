@@ -3,13 +3,13 @@
  * reload), or the copy a load listed for its row before its create was confirmed (adoptCopy).
  * Its own writes are save.ts's.
  */
-import { Operation } from '../operation/Operation.js';
+import type { Operation } from '../operation/Operation.js';
 import { put } from '../util/path.js';
 import { sameValue } from './fields.js';
-import { DATA, eachOwner, META, metaOf, tidy, touch } from './internal.js';
+import { committed, DATA, eachOwner, META, metaOf, tidy, touch } from './internal.js';
 import type { Model, PersistOptions } from './Model.js';
-import { recordInfo } from './modelInfo.js';
-import { enqueue, gateOf, ignore, requestOptions, SUCCEED, watchSends } from './save.js';
+import { recordInfo, type ModelInfo } from './modelInfo.js';
+import { enqueue, gateOf, ignore, operationOf, SUCCEED, watchSends } from './save.js';
 import { sameShown } from './snapshot.js';
 import { mergeServerValues, ownValue, readField, sameFieldValue } from './values.js';
 import { reduce } from './writeState.js';
@@ -30,8 +30,7 @@ export function takeServerRecord(record: Model<object>, fresh: Model<object>): v
   const before = modified === undefined ? undefined : { ...modified };
   const changed = mergeServerValues(record, fresh[DATA]);
   if (changed.length === 0 && sameShown(before, record[META]?.modified)) return;
-  touch(record);
-  eachOwner(record, (owner) => owner.afterCommit(record, changed, false));
+  committed(record, changed);
 }
 
 /**
@@ -64,8 +63,8 @@ function afterCopyWrote(record: Model<object>, copy: Model<object>, taken: reado
   const stillEdited = copy[META]?.modified;
   const info = recordInfo(record);
   let changed = false;
-  for (const name of info.fields.length > 0 ? info.fields.map((field) => field.name) : Object.keys(copy[DATA])) {
-    if (name === info.idProperty || info.byName.get(name)?.persist === false || (stillEdited !== undefined && Object.hasOwn(stillEdited, name))) continue;
+  for (const name of namesOf(info, copy)) {
+    if (info.byName.get(name)?.persist === false || (stillEdited !== undefined && Object.hasOwn(stillEdited, name))) continue;
     const theirs = readField(copy, name);
     const unsaved = meta.modified !== undefined && Object.hasOwn(meta.modified, name);
     if (sameValue(readField(record, name), theirs)) {
@@ -78,8 +77,7 @@ function afterCopyWrote(record: Model<object>, copy: Model<object>, taken: reado
   }
   if (!changed) return;
   tidy(meta);
-  touch(record);
-  eachOwner(record, (owner) => owner.afterCommit(record, [], false));
+  committed(record, []);
 }
 
 /** Take the copy's later edits and what it knows the server holds; returns the fields taken from the copy. */
@@ -90,9 +88,7 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
   const data = record[DATA];
   const changed: string[] = [];
   const taken: string[] = [];
-  const names = info.fields.length > 0 ? info.fields.map((field) => field.name) : Object.keys(copy[DATA]);
-  for (const name of names) {
-    if (name === info.idProperty) continue;
+  for (const name of namesOf(info, copy)) {
     const mine = meta.stamps?.get(name) ?? 0;
     const their = theirs?.stamps?.get(name) ?? 0;
     const value = mine > their ? readField(record, name) : readField(copy, name);
@@ -116,9 +112,14 @@ function takeCopy(record: Model<object>, copy: Model<object>): string[] {
   return taken;
 }
 
+/** The fields a record and its copy are compared by, but the id: its model's, else (a model that declares none) the copy's keys. */
+function namesOf(info: ModelInfo, copy: Model<object>): string[] {
+  return (info.fields.length > 0 ? info.fields.map((field) => field.name) : Object.keys(copy[DATA])).filter((name) => name !== info.idProperty);
+}
+
 /** A read by id; the record's ETag goes as If-None-Match (a 304 then leaves the record as it is). */
 export function readById(id: unknown, options: PersistOptions, etag?: string): Operation {
-  const operation = new Operation({ action: 'read', id, ...requestOptions(options) });
+  const operation = operationOf(options, { action: 'read', id });
   if (etag !== undefined) operation.validator = { etag };
   return operation;
 }

@@ -16,7 +16,7 @@ import type { Proxy } from '../proxy/Proxy.js';
 import { put } from '../util/path.js';
 import { extensions, type OutboxGate } from './extensions.js';
 import { INVALID } from './fields.js';
-import { DATA, eachOwner, firstOwner, META, metaOf, stampWrite, tidy, touch, type Internals } from './internal.js';
+import { committed, DATA, eachOwner, firstOwner, META, metaOf, stampWrite, tidy, touch, type Internals } from './internal.js';
 import type { Model, PersistOptions, SaveOptions } from './Model.js';
 import { entityNameOf, recordInfo } from './modelInfo.js';
 import { invalidError } from './validate.js';
@@ -74,7 +74,7 @@ function decide(record: Model<object>): Action | undefined {
  */
 export function editedSinceApplied(record: ValueHolder): boolean {
   const state = record[META]?.state;
-  const applied = state?.status === 'unconfirmed' || state?.status === 'creating' ? state.applied : undefined;
+  const applied = state && 'applied' in state ? state.applied : undefined;
   if (applied === undefined) return false;
   const info = recordInfo(record);
   const data = record[DATA];
@@ -142,14 +142,14 @@ async function runSave(record: Model<object>, options: PersistOptions, validate 
   if (action === undefined) return nothingSent(new Operation({ action: 'update', records: [record] }), record);
   const invalid = validate ? invalidError(record, action) : undefined;
   if (invalid !== undefined) throw invalid;
-  const operation = new Operation({ action, records: [record], ...requestOptions(options) });
+  const operation = operationOf(options, { action, records: [record] });
   const proxy = proxyOf(record, options);
   await (action === 'create' ? proxy.create(operation) : proxy.update(operation));
   return operation;
 }
 
 async function runDestroy(record: Model<object>, options: PersistOptions): Promise<Operation> {
-  const operation = new Operation({ action: 'destroy', records: [record], ...requestOptions(options) });
+  const operation = operationOf(options, { action: 'destroy', records: [record] });
   const state = record[META]?.state ?? SAVED;
   if (state.status === 'erased') return nothingSent(operation, record);
   // Its create may have been applied: confirm it (same idempotency key), then destroy it.
@@ -177,12 +177,9 @@ export function proxyOf(record: Model<object>, options: PersistOptions): Proxy {
   return proxy ?? record.getModelClass().getProxy();
 }
 
-export function requestOptions(options: PersistOptions): { params?: Record<string, unknown>; signal?: AbortSignal; headers?: Record<string, string> } {
-  return {
-    ...(options.params ? { params: options.params } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
-  };
+/** A new operation of one record (a write, or a read by id) with the request options given (a falsy one as not given). */
+export function operationOf(options: PersistOptions, config: { action: Action; records?: Model<object>[]; id?: unknown }): Operation {
+  return new Operation({ ...config, params: options.params || undefined, signal: options.signal || undefined, headers: options.headers || undefined });
 }
 
 /** What a record looked like when a write was sent. */
@@ -256,19 +253,19 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   // server holds is then what that try sent, and edits made since must stay unsaved.
   const baseline = state.status === 'creating' && state.applied !== undefined ? state.applied : sent;
   const info = recordInfo(record);
-  let committed: string[];
+  let names: string[];
   if (baseline === sent && snapshot instanceof WriteSnapshot && snapshot.version === meta.version) {
     // No value changed since the write was sent: every sent field is saved as it is.
-    committed = Object.keys(sent);
+    names = Object.keys(sent);
     const modified = meta.modified;
-    if (modified !== undefined) for (const name of committed) delete modified[name];
+    if (modified !== undefined) for (const name of names) delete modified[name];
   } else {
-    committed = [];
+    names = [];
     for (const name of baseline === sent ? Object.keys(sent) : new Set([...Object.keys(sent), ...Object.keys(baseline)])) {
       const saved = Object.hasOwn(baseline, name) ? baseline[name] : ownValue(sent, name);
       if (sameFieldValue(record, name, readField(record, name), saved) && (!Object.hasOwn(sent, name) || sameFieldValue(record, name, sent[name], saved))) {
         if (meta.modified) delete meta.modified[name];
-        committed.push(name);
+        names.push(name);
       } else if (info.byName.get(name)?.persist !== false) {
         put((meta.modified ??= {}), name, asFieldValue(record, name, saved)); // edited since it was sent: still unsaved
       }
@@ -278,8 +275,8 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   if (serverData !== undefined) {
     // A re-sent create: the answer says what the server holds (an earlier try's values if it
     // replayed), so an echo of this try's values is no echo to skip.
-    // Pushed: `committed` is this call's own array (concat takes a slower path, per record of a sync).
-    for (const name of mergeServerValues(record, serverData, baseline === sent ? written : undefined)) committed.push(name);
+    // Pushed: `names` is this call's own array (concat takes a slower path, per record of a sync).
+    for (const name of mergeServerValues(record, serverData, baseline === sent ? written : undefined)) names.push(name);
   }
   const created = state.status === 'creating';
   if (created) {
@@ -293,8 +290,7 @@ export function succeedWrite(record: ValueHolder, snapshot: unknown, serverData:
   meta.state = reduce(state, SUCCEED);
   meta.errors = undefined;
   stampWrite(meta);
-  touch(record);
-  eachOwner(record, (owner) => owner.afterCommit(record, committed, created));
+  committed(record, names, created);
   nested?.();
 }
 

@@ -9,7 +9,7 @@ import type { Action, RecordLike } from '../operation/types.js';
 import { describeValue, isPlainObject } from '../util/options.js';
 import { touch, type Internals } from './internal.js';
 import { entityNameOf, infoOf, recordInfo, type ModelStatics } from './modelInfo.js';
-import { readField, type ValueHolder } from './values.js';
+import { isField, readField, type ValueHolder } from './values.js';
 import { metaOf } from './internal.js';
 import { dev } from '../util/dev.js';
 
@@ -41,7 +41,7 @@ export function rulesOf(model: ModelStatics & { readonly validators?: unknown })
     const info = infoOf(model);
     for (const [field, value] of Object.entries(given)) {
       const list: unknown[] = Array.isArray(value) ? value : [value];
-      if (field === '__proto__' || (info.fields.length > 0 && !info.byName.has(field) && field !== info.idProperty)) throw new TypeError(`${where}: "${field}" is no declared field`);
+      if (field === '__proto__' || !isField(info, field)) throw new TypeError(`${where}: "${field}" is no declared field`);
       if (!list.every((rule): rule is Validator => typeof rule === 'function')) throw new TypeError(`${where} "${field}": expected validators${dev(' such as presence()')}, got ${describeValue(value)}`);
       rules.push([field, list]);
     }
@@ -60,8 +60,8 @@ export function validateRecord(record: ValueHolder): FieldErrors {
     const messages = list.flatMap((rule) => rule(value, record));
     // Each field once (the rules are by field): an own key, also for one named `constructor`.
     if (messages.length > 0) errors[field] = messages;
+    Object.freeze(messages);
   }
-  for (const messages of Object.values(errors)) Object.freeze(messages);
   return Object.freeze(errors);
 }
 

@@ -5,9 +5,9 @@
 import type { RecordLike } from '../operation/types.js';
 import { canonicalIsoTime } from '../util/isoDate.js';
 import { describeValue, isPlainObject } from '../util/options.js';
-import { put, readPath } from '../util/path.js';
+import { own, put, readPath } from '../util/path.js';
 import { INVALID, sameValue, type Field } from './fields.js';
-import { DATA, eachOwner, META, newMeta, stamp, tidy, touch, type Internals } from './internal.js';
+import { DATA, eachOwner, edited, META, newMeta, stamp, tidy, touch, type Internals } from './internal.js';
 import { extensions } from './extensions.js';
 import { entityNameOf, recordInfo, type ModelInfo } from './modelInfo.js';
 import { SAVED } from './writeState.js';
@@ -41,13 +41,8 @@ export function readField(record: ValueHolder, name: string): unknown {
   return converted;
 }
 
-/** `data[name]`, but nothing inherited from Object.prototype (as util/path's own, without its checks of `data`). */
-export function ownValue(data: Record<string, unknown>, name: string): unknown {
-  const value = data[name];
-  return (typeof value === 'function' || value === OBJECT) && !Object.hasOwn(data, name) ? undefined : value;
-}
-
-const OBJECT = Object.prototype;
+/** `data[name]`, but nothing inherited from Object.prototype (util/path's own). */
+export const ownValue: (data: Record<string, unknown>, name: string) => unknown = own;
 
 /** A value of field `name` in its type, as readField gives it (a snapshot may hold it as stored). */
 export function asFieldValue(record: ValueHolder, name: string, value: unknown): unknown {
@@ -134,9 +129,14 @@ export function mergeServerValues(record: ValueHolder, serverData: Record<string
   return changed ?? NONE_CHANGED;
 }
 
-/** A TypeError unless `name` is a field of the model or its id (a model that declares no field takes any name but `__proto__`). */
+/** Whether `name` is a field of the model or its id (a model that declares no field takes any name but `__proto__`). */
+export function isField(info: ModelInfo, name: string): boolean {
+  return info.byName.has(name) || name === info.idProperty || (info.fields.length === 0 && name !== '__proto__');
+}
+
+/** A TypeError unless `name` is a field of the model or its id (isField). */
 function checkField(info: ModelInfo, where: string, name: string): void {
-  if (!info.byName.has(name) && name !== info.idProperty && (info.fields.length > 0 || name === '__proto__')) {
+  if (!isField(info, name)) {
     throw new TypeError(`${entityNameOf(info.model)}${where}: unknown field "${name}"${dev(` (fields: ${info.fields.map((field) => field.name).join(', ')})`)}`);
   }
 }
@@ -155,8 +155,11 @@ export function convertOrThrow(record: ValueHolder, field: Field, value: unknown
 export function initValues(record: ValueHolder, info: ModelInfo, values: Record<string, unknown>, data: unknown): void {
   if (data !== undefined && !isPlainObject(data)) throw new TypeError(`${entityNameOf(info.model)}: ${dev('a record is made of an object of field values', 'expected an object')}, got ${describeValue(data)}`);
   const input: Record<string, unknown> = data ?? {};
+  const open = info.fields.length === 0;
   for (const key of Object.keys(input)) {
-    if (input[key] !== undefined) checkField(info, '', key);
+    if (input[key] === undefined) continue;
+    checkField(info, '', key);
+    if (open) values[key] = input[key]; // a model without fields keeps every key as given
   }
   for (const field of info.fields) {
     const given = ownValue(input, field.name);
@@ -166,9 +169,7 @@ export function initValues(record: ValueHolder, info: ModelInfo, values: Record<
     // it is valid, and it is written back as it is, never parsed just to be formatted again.
     put(values, field.name, field.lazy && field.type === 'date' && typeof value === 'string' && !Number.isNaN(canonicalIsoTime(value)) ? value : convertOrThrow(record, field, value));
   }
-  if (info.fields.length === 0) {
-    for (const key of Object.keys(input)) if (input[key] !== undefined) values[key] = input[key];
-  } else if (info.idField === undefined && input[info.idProperty] !== undefined) values[info.idProperty] = input[info.idProperty]; // an undeclared id, as given
+  if (!open && info.idField === undefined && input[info.idProperty] !== undefined) values[info.idProperty] = input[info.idProperty]; // an undeclared id, as given
 }
 
 /**
@@ -178,7 +179,7 @@ export function initValues(record: ValueHolder, info: ModelInfo, values: Record<
 export function setValues(record: ValueHolder, nameOrValues: unknown, value: unknown): string[] {
   const info = recordInfo(record);
   if (typeof nameOrValues !== 'string' && !isPlainObject(nameOrValues)) {
-    throw new TypeError(`${entityNameOf(info.model)}.set: expected a field name or an object of values, got ${describeValue(nameOrValues)}`);
+    throw new TypeError(`${entityNameOf(info.model)}.set: expected ${dev('a field name or an object of values', 'a name or an object')}, got ${describeValue(nameOrValues)}`);
   }
   const entries: [string, unknown][] = typeof nameOrValues === 'string' ? [[nameOrValues, value]] : Object.entries(nameOrValues);
   const converted: [string, unknown, Field | undefined][] = entries.map(([name, raw]) => {
@@ -216,8 +217,7 @@ export function markModified(record: ValueHolder & Internals, name: string): boo
   put(modified, name, readField(record, name));
   meta.version++;
   stamp(meta, name);
-  touch(record);
-  eachOwner(record, (owner) => owner.afterEdit(record, [name]));
+  edited(record, [name]);
   return true;
 }
 

@@ -76,7 +76,7 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
     case 'send':
       if (state.status === 'new') return { status: 'creating', request: event.request, sent: event.values, applied: undefined };
       // Its create belongs to the request it was first sent in.
-      if (state.status === 'unconfirmed') return { status: 'creating', request: state.request, sent: event.values, applied: state.applied };
+      if (state.status === 'unconfirmed') return { ...state, status: 'creating', sent: event.values };
       return state;
     case 'succeed':
       return state.status === 'creating' || (state.status === 'saved' && (state.unsure !== undefined || state.sent !== undefined || state.gone)) ? SAVED : state;
@@ -88,7 +88,7 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
         return state.request.records.length === 1 ? { status: 'new', key: state.request.key } : NEW;
       }
       if (state.status === 'saved' && event.applied === 'maybe') {
-        return event.destroy ? { status: 'saved', unsure: state.unsure, sent: state.sent, gone: true } : { status: 'saved', unsure: event.body, sent: event.sent, gone: state.gone };
+        return event.destroy ? { ...state, gone: true } : { ...state, unsure: event.body, sent: event.sent };
       }
       return state;
   }
@@ -96,12 +96,12 @@ export function reduce(state: WriteState, event: WriteEvent): WriteState {
 
 /** Not on the server yet, as far as the record knows (`phantom`). */
 export function isPhantom(state: WriteState): boolean {
-  return state.status === 'new' || state.status === 'creating' || state.status === 'unconfirmed';
+  return state.status !== 'saved' && state.status !== 'erased';
 }
 
 /** A create of the record was sent and may exist on the server: it must be confirmed before it can be dropped. */
 export function mayExist(state: WriteState): boolean {
-  return state.status === 'unconfirmed' || (state.status === 'creating' && state.applied !== undefined);
+  return 'request' in state && state.applied !== undefined;
 }
 
 /** A destroy of the record may have been applied: its DELETE goes alone, where a 404 says it is gone. */
@@ -111,5 +111,5 @@ export function mayBeGone(state: WriteState): boolean {
 
 /** The request the record's create was sent in, while it is in flight or unconfirmed. */
 export function requestOf(state: WriteState): CreateRequest | undefined {
-  return state.status === 'creating' || state.status === 'unconfirmed' ? state.request : undefined;
+  return 'request' in state ? state.request : undefined;
 }
