@@ -233,8 +233,8 @@ function hint(proxy: AnswerContext, request: Request, status: number, kind: Prox
   if (status >= 500) return retryable && proxy.retry.statusCodes.includes(status) ? ` (after ${proxy.retry.limit + 1} tries)` : '';
   const body = request.jsonData;
   const keys = status === 400 && kind === 'http' && isPlainObject(body) ? Object.keys(body) : [];
-  // A read has no body (its params are no jsonData), so this is a write's.
-  const root = keys.length === 1 && proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
+  // A write's body only: a read's (a subclass's buildRequest may give it one) is not the writer's.
+  const root = keys.length === 1 && request.action !== 'read' && proxy.writer.rootProperty !== undefined ? keys[0] : undefined;
   return root === undefined ? dev(explanation(request, status, kind)) : wrappedIn(root);
 }
 
