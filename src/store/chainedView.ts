@@ -5,8 +5,10 @@
  */
 import type { Model } from '../model/Model.js';
 import type { Filter, Sorter } from '../operation/types.js';
+import { groupsOf } from './find.js';
+import type { Group } from './options.js';
 import { RecordView, type Entry } from './view.js';
-import { sameList } from './viewKeys.js';
+import { reader, sameList } from './viewKeys.js';
 
 /** What was shown before the source's filter came (own filters `filters`), and the marks of then. */
 interface Undo<M> {
@@ -40,6 +42,14 @@ export class ChainedView<M extends Model<object>> extends RecordView<M> {
     } finally {
       this.#within = this.#open = undefined;
     }
+  }
+
+  /**
+   * The records shown, cut by `field` (no cut of the list in its own order, as RecordView's: a
+   * record the source inserts is placed among its ties as added last, not where the list has it).
+   */
+  override groups(field: string): Group<M>[] {
+    return groupsOf(this.shown(), reader<M>(field));
   }
 
   protected override mark(entry: Entry<M>, shown?: boolean): boolean {
