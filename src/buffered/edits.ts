@@ -74,9 +74,7 @@ export class BufferedEdits<M extends Model> {
   commit(): void {
     const { records } = this.host;
     for (const record of records.updated()) record.commit();
-    const removed = [...records.removed.keys()];
-    records.removed.clear();
-    for (const record of removed) records.release(record);
+    for (const record of records.forgetRemoved()) records.release(record);
   }
 
   reject(): void {
