@@ -77,7 +77,17 @@ export class BufferedReads<M extends Model> {
   readonly #restored: () => void;
 
   constructor(private readonly host: ReadsHost<M>) {
-    this.#restored = joinRestored(host.records, host.offsets);
+    this.#restored = joinRestored({
+      records: host.records, offsets: host.offsets, pages: host.pages,
+      serverIndexOf: (record) => this.serverIndexOf(record),
+      filtered: () => host.query().filters.length > 0,
+      live: () => !this.#stopped,
+      joined: () => {
+        host.queue.setZone(host.zone());
+        host.changed();
+        this.schedule();
+      },
+    });
   }
 
   /** The server rows laid out: the total, or in grow mode one page past the furthest full page; undefined before a first answer. */
