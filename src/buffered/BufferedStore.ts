@@ -89,6 +89,8 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
       },
       erased: (record) => this.#edits.erased(record),
       changed: (record) => this.#recordChanged(record),
+      settled: (record) => this.#edits.settled(record),
+      relisted: (record) => this.#edits.relist(record),
     });
     this.#reads = new BufferedReads<M>({
       store: this, options, pages: this.#pages,

@@ -5,7 +5,7 @@
  * released when the page goes, unless they hold unsaved changes.
  */
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
-import { join, META, recordOwner, unjoin, type OwnerHooks, type RecordOwner } from '../model/internal.js';
+import { join, META, recordOwner, RELIST, unjoin, type OwnerHooks, type RecordOwner } from '../model/internal.js';
 import { takeServerRecord } from '../model/persistence.js';
 import { mayBeGone } from '../model/writeState.js';
 import { WRITE_STATE } from '../operation/protocol.js';
@@ -27,6 +27,10 @@ export interface RecordsHost<M extends Model> {
   erased(record: M): void;
   /** Anything visible about the record changed. */
   changed(record: M): void;
+  /** Its write ended (saved, or its edits rejected): let it go if no row shows it. */
+  settled(record: M): void;
+  /** Its destroy was dropped (an outbox entry discarded): its row is back. */
+  relisted(record: M): void;
 }
 
 /** Whether the record holds something not on the server yet: its page is pinned, and a purge keeps it. */
@@ -47,6 +51,8 @@ export class BufferedRecords<M extends Model> {
   readonly #counted = new WeakSet<M>();
   /** Rows this generation's total counts, destroyed since, that none of its pages placed. */
   #goneUnplaced = 0;
+  /** The records held seen saving: when the write ends, one no row shows is let go. */
+  readonly #writing = new WeakSet<M>();
 
   constructor(readonly host: RecordsHost<M>) {
     const own = (record: object): M | undefined => (record instanceof host.model() ? record : undefined);
@@ -73,7 +79,9 @@ export class BufferedRecords<M extends Model> {
       },
       afterReject: (record) => {
         const mine = own(record);
-        if (mine !== undefined) host.committed(mine, [], 'reject');
+        if (mine === undefined) return;
+        host.committed(mine, [], 'reject');
+        host.settled(mine);
       },
       afterErase: (record) => {
         const mine = own(record);
@@ -86,7 +94,15 @@ export class BufferedRecords<M extends Model> {
       },
       afterChange: (record) => {
         const mine = own(record);
-        if (mine !== undefined) host.changed(mine);
+        if (mine === undefined) return;
+        host.changed(mine);
+        // A write ends after its answer is committed: the record is no longer saving.
+        if (mine.saving) this.#writing.add(mine);
+        else if (this.#writing.delete(mine)) host.settled(mine);
+      },
+      [RELIST]: (record) => {
+        const mine = own(record);
+        if (mine !== undefined && this.removed.has(mine)) host.relisted(mine);
       },
     };
     this.owner = recordOwner(hooks);
@@ -108,6 +124,7 @@ export class BufferedRecords<M extends Model> {
   hold(record: M): void {
     const key = idKey(record);
     if (key !== undefined) this.byId.set(key, record);
+    if (record.saving) this.#writing.add(record);
     join(record, this.owner);
   }
 
