@@ -89,6 +89,8 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
       },
       erased: (record) => this.#edits.erased(record),
       changed: (record) => this.#recordChanged(record),
+      settled: (record) => this.#edits.settled(record),
+      relisted: (record) => this.#edits.relist(record),
     });
     this.#reads = new BufferedReads<M>({
       store: this, options, pages: this.#pages,
@@ -155,13 +157,13 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
   /** The rows a grid lays out: the total when known; in grow mode, one page past the furthest full page read. */
   getCount(): number {
     const server = this.#reads.serverCount();
-    return server === undefined ? this.#offsets.added.length : server + this.#offsets.added.length - this.#offsets.removedCount;
+    return server === undefined ? this.#offsets.added.length : server + this.#reads.moved();
   }
 
   /** The server's total (of the generation's first answer), plus rows added, minus rows removed since; undefined while unknown. */
   getTotalCount(): number | undefined {
     const total = this.#reads.total;
-    return total === undefined ? undefined : total + this.#offsets.added.length - this.#offsets.removedCount;
+    return total === undefined ? undefined : total + this.#reads.moved();
   }
 
   /** The page numbers held, ascending. */
@@ -277,12 +279,12 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
   filter(filters: FilterOf<M>[]): Promise<M[]>;
   filter(propertyOrFilters: FieldName<M> | FilterOf<M>[], value?: unknown, operator?: Filter['operator']): Promise<M[]> {
     this.#filters = filtersWith(this.#filters, propertyOrFilters, value, operator);
-    return this.#generation(false, 'filter');
+    return this.#generation(false, 'filter', false);
   }
 
   clearFilter(): Promise<M[]> {
     this.#filters = [];
-    return this.#generation(false, 'clearFilter');
+    return this.#generation(false, 'clearFilter', false);
   }
 
   /** Read again from the first answer on (a new generation, same sort and filter). */
@@ -295,16 +297,10 @@ export class BufferedStore<M extends Model = Model> extends Observable<BufferedS
     return this.#generation(true, 'reload');
   }
 
-  #generation(keepShown: boolean, method: string): Promise<M[]> {
+  /** `sameRows`: the server reads the same rows (not a filter change). */
+  #generation(keepShown: boolean, method: string, sameRows = true): Promise<M[]> {
     if (this.#destroyed) return Promise.reject(this.#gone(method));
-    // Saved records leave the top: the server places them now. Unsaved ones stay.
-    const added = this.#offsets.added;
-    this.#offsets.added = added.filter((record) => record.phantom && !record.erased);
-    this.#reads.restart(keepShown);
-    this.#reads.letGo(added.filter((record) => !record.phantom));
-    this.#queue.setZone(this.#zone());
-    this.#view.changed();
-    this.#reads.schedule();
+    this.#reads.restart(keepShown, sameRows);
     const range = this.#range ?? { start: 0, end: this.pageSize - 1 };
     return this.loadRange(range.start, range.end);
   }

@@ -5,7 +5,7 @@
 import type { DataOf, Model, ModelInit } from '../model/Model.js';
 import type { LocalOffsets } from './offsets.js';
 import type { BufferedReads, BufferedStoreEvents } from './reads.js';
-import type { BufferedRecords } from './records.js';
+import { unsaved, type BufferedRecords } from './records.js';
 
 export interface EditsHost<M extends Model> {
   readonly store: object;
@@ -66,6 +66,20 @@ export class BufferedEdits<M extends Model> {
     if (top !== -1 || server !== undefined) this.host.shifted();
   }
 
+  /** A record's write ended: let it go when no row shows it (on top, on a page) and it has nothing unsaved. */
+  settled(record: M): void {
+    const { offsets, records, reads } = this.host;
+    if (!unsaved(record) && !offsets.added.includes(record) && reads.serverIndexOf(record) === undefined) records.release(record);
+  }
+
+  /** A removed record's destroy was dropped (an outbox entry discarded): its row is back, as after a reject. */
+  relist(record: M): void {
+    const server = this.host.records.removed.get(record);
+    this.host.records.removed.delete(record);
+    this.#back(record, server);
+    this.host.shifted();
+  }
+
   /** New records: a sync creates them. */
   news(): M[] {
     return this.host.offsets.added.filter((record) => record.phantom && !record.erased);
@@ -74,24 +88,26 @@ export class BufferedEdits<M extends Model> {
   commit(): void {
     const { records } = this.host;
     for (const record of records.updated()) record.commit();
-    const removed = [...records.removed.keys()];
-    records.removed.clear();
-    for (const record of removed) records.release(record);
+    for (const record of records.forgetRemoved()) records.release(record);
   }
 
   reject(): void {
-    const { offsets, records, reads } = this.host;
+    const { offsets, records } = this.host;
     const news = this.news().filter((record) => !record.saving);
     offsets.added = offsets.added.filter((record) => !news.includes(record));
     for (const record of news) records.release(record);
     for (const record of records.updated()) record.reject();
-    for (const [record, server] of records.restore()) {
-      if (server === undefined) {
-        // Removed from the top: back on top, unless a page now holds it.
-        if (!record.phantom && reads.serverIndexOf(record) === undefined) offsets.added.unshift(record);
-      } else if (server >= 0) offsets.restore(server);
-      else reads.letGo([record]); // a row of an earlier generation no page shows: its page brings it back
-    }
+    for (const [record, server] of records.restore()) this.#back(record, server);
     this.host.shifted();
+  }
+
+  /** A removed row back (`server`: its index when removed, as BufferedRecords.removed keeps it). */
+  #back(record: M, server: number | undefined): void {
+    const { offsets, reads } = this.host;
+    if (server === undefined) {
+      // Removed from the top: back on top, unless a page now holds it.
+      if (!record.phantom && reads.serverIndexOf(record) === undefined) offsets.added.unshift(record);
+    } else if (server >= 0) offsets.restore(server);
+    else reads.letGo([record]); // a row of an earlier generation no page shows: its page brings it back
   }
 }

@@ -77,13 +77,29 @@ export class BufferedReads<M extends Model> {
   readonly #restored: () => void;
 
   constructor(private readonly host: ReadsHost<M>) {
-    this.#restored = joinRestored(host.records, host.offsets);
+    this.#restored = joinRestored({
+      records: host.records, offsets: host.offsets, pages: host.pages,
+      serverIndexOf: (record) => this.serverIndexOf(record),
+      filtered: () => host.query().filters.length > 0,
+      live: () => !this.#stopped,
+      joined: () => {
+        host.queue.setZone(host.zone());
+        host.changed();
+        this.schedule();
+      },
+    });
   }
 
   /** The server rows laid out: the total, or in grow mode one page past the furthest full page; undefined before a first answer. */
   serverCount(): number | undefined {
     if (!this.counted) return undefined;
     return this.total ?? (this.#grown ?? 0) + this.host.options.pageSize;
+  }
+
+  /** What the local edits add to the server's rows: rows added, minus removed rows the server counts (placed by a page or not yet: unsynced, or destroyed since). */
+  moved(): number {
+    const { offsets, records } = this.host;
+    return offsets.added.length - offsets.removedCount - records.unplaced();
   }
 
   /** The last page there is to read (Infinity while unknown). */
@@ -270,7 +286,7 @@ export class BufferedReads<M extends Model> {
     const { offsets, records } = this.host;
     rows.forEach((record, at) => {
       const removed = records.removed.has(record);
-      if (removed) records.removed.set(record, start + at);
+      if (removed) records.place(record, start + at);
       if (removed || record.erased) offsets.remove(start + at);
     });
   }
@@ -283,17 +299,21 @@ export class BufferedReads<M extends Model> {
 
   /**
    * A new generation: reads in flight aborted (their answers ignored), pending loadRanges
-   * rejected, cached pages dropped. `keepShown` (a reload): the visible pages stay, stale, until
-   * their replacements arrive, and the count stays until the first answer.
+   * rejected, cached pages dropped, saved records off the top (the server places them now).
+   * `keepShown` (a reload): the visible pages stay, stale, until their replacements arrive, and
+   * the count stays until the first answer. `sameRows`: the same rows in another order (sort,
+   * load, reload), so the removed rows counted before still are.
    */
-  restart(keepShown: boolean): void {
+  restart(keepShown: boolean, sameRows: boolean): void {
     const { queue, pages, offsets, records } = this.host;
     queue.abortAll();
     this.#abortWaiters();
+    const added = offsets.added;
+    offsets.added = added.filter((record) => record.phantom && !record.erased);
     this.letGo(pages.clear((number) => keepShown && queue.visible(number)).flatMap((page) => page.rows));
     offsets.reset();
     // The server numbers its rows anew: a removed row's index is unknown until a page shows it.
-    for (const record of records.removed.keys()) records.removed.set(record, -1);
+    records.renumber(sameRows, this.host.query().filters.length === 0);
     for (const [number, page] of pages.entries()) this.#hideGone(page.rows, (number - 1) * this.host.options.pageSize);
     this.#first = true;
     if (!keepShown) {
@@ -301,6 +321,10 @@ export class BufferedReads<M extends Model> {
       this.total = undefined;
       this.#grown = undefined;
     }
+    this.letGo(added.filter((record) => !record.phantom));
+    queue.setZone(this.host.zone());
+    this.host.changed();
+    this.schedule();
   }
 
   /** The store is destroyed: reads aborted, loadRanges rejected, nothing sent any more. */

@@ -5,7 +5,7 @@
  * released when the page goes, unless they hold unsaved changes.
  */
 import { Model, recordFromServer, type DataOf, type ModelClass, type ModelInit } from '../model/Model.js';
-import { join, META, recordOwner, unjoin, type OwnerHooks, type RecordOwner } from '../model/internal.js';
+import { join, META, recordOwner, RELIST, unjoin, type OwnerHooks, type RecordOwner } from '../model/internal.js';
 import { takeServerRecord } from '../model/persistence.js';
 import { mayBeGone } from '../model/writeState.js';
 import { WRITE_STATE } from '../operation/protocol.js';
@@ -27,6 +27,10 @@ export interface RecordsHost<M extends Model> {
   erased(record: M): void;
   /** Anything visible about the record changed. */
   changed(record: M): void;
+  /** Its write ended (saved, or its edits rejected): let it go if no row shows it. */
+  settled(record: M): void;
+  /** Its destroy was dropped (an outbox entry discarded): its row is back. */
+  relisted(record: M): void;
 }
 
 /** Whether the record holds something not on the server yet: its page is pinned, and a purge keeps it. */
@@ -43,6 +47,12 @@ export class BufferedRecords<M extends Model> {
    */
   readonly removed = new Map<M, number | undefined>();
   readonly owner: RecordOwner;
+  /** Removed rows this generation's total counts: placed by one of its pages, or known to be among its rows. */
+  readonly #counted = new WeakSet<M>();
+  /** Rows this generation's total counts, destroyed since, that none of its pages placed. */
+  #goneUnplaced = 0;
+  /** The records held seen saving: when the write ends, one no row shows is let go. */
+  readonly #writing = new WeakSet<M>();
 
   constructor(readonly host: RecordsHost<M>) {
     const own = (record: object): M | undefined => (record instanceof host.model() ? record : undefined);
@@ -69,11 +79,14 @@ export class BufferedRecords<M extends Model> {
       },
       afterReject: (record) => {
         const mine = own(record);
-        if (mine !== undefined) host.committed(mine, [], 'reject');
+        if (mine === undefined) return;
+        host.committed(mine, [], 'reject');
+        host.settled(mine);
       },
       afterErase: (record) => {
         const mine = own(record);
         if (mine === undefined) return;
+        if (this.removed.get(mine) === -1 && this.#counted.has(mine)) this.#goneUnplaced++;
         this.removed.delete(mine);
         this.#forget(mine);
         unjoin(mine, this.owner);
@@ -81,7 +94,15 @@ export class BufferedRecords<M extends Model> {
       },
       afterChange: (record) => {
         const mine = own(record);
-        if (mine !== undefined) host.changed(mine);
+        if (mine === undefined) return;
+        host.changed(mine);
+        // A write ends after its answer is committed: the record is no longer saving.
+        if (mine.saving) this.#writing.add(mine);
+        else if (this.#writing.delete(mine)) host.settled(mine);
+      },
+      [RELIST]: (record) => {
+        const mine = own(record);
+        if (mine !== undefined && this.removed.has(mine)) host.relisted(mine);
       },
     };
     this.owner = recordOwner(hooks);
@@ -103,6 +124,7 @@ export class BufferedRecords<M extends Model> {
   hold(record: M): void {
     const key = idKey(record);
     if (key !== undefined) this.byId.set(key, record);
+    if (record.saving) this.#writing.add(record);
     join(record, this.owner);
   }
 
@@ -158,15 +180,54 @@ export class BufferedRecords<M extends Model> {
     return records;
   }
 
-  /** Mark a record removed: kept for the next sync to destroy when it is on the server. Returns whether it is kept. */
-  remove(record: M, server: number | undefined): boolean {
+  /**
+   * Mark a record removed: kept for the next sync to destroy when it is on the server. Returns
+   * whether it is kept. `counted`: the server's total counts its row (by default, when placed).
+   */
+  remove(record: M, server: number | undefined, counted = server !== undefined && server >= 0): boolean {
     if (!toDestroy(record)) {
       this.#forget(record);
       unjoin(record, this.owner);
       return false;
     }
     this.removed.set(record, server);
+    if (counted) this.#counted.add(record);
+    else this.#counted.delete(record);
     return true;
+  }
+
+  /** A page of this generation shows the removed row at server index `at`. */
+  place(record: M, at: number): void {
+    this.removed.set(record, at);
+    this.#counted.add(record);
+  }
+
+  /** Rows the server's total counts, removed or destroyed since, that no page placed (the local offsets leave out the others). */
+  unplaced(): number {
+    let count = this.#goneUnplaced;
+    for (const [record, at] of this.removed) if (at === -1 && this.#counted.has(record)) count++;
+    return count;
+  }
+
+  /**
+   * A new generation: no removed row is placed. The server counts those it counted before when it
+   * reads the same rows (`same`), and every one when it reads all rows (`all`: no filter).
+   */
+  renumber(same: boolean, all: boolean): void {
+    this.#goneUnplaced = 0;
+    for (const [record, at] of this.removed) {
+      if (all || (same && at !== undefined && this.#counted.has(record))) this.#counted.add(record);
+      else this.#counted.delete(record);
+      this.removed.set(record, -1);
+    }
+  }
+
+  /** Forget the pending removals (taken as done: their rows stay out); returns the records. */
+  forgetRemoved(): M[] {
+    this.#goneUnplaced = this.unplaced();
+    const removed = [...this.removed.keys()];
+    this.removed.clear();
+    return removed;
   }
 
   /** The removed records still to destroy (a new one whose create failed with nothing applied is let go). */

@@ -42,6 +42,8 @@ export interface OutboxGate {
   destroy(record: Model<object>, options: PersistOptions): Promise<Operation>;
   /** A store of the model loads (`read`'s answer): the records the outbox restored join it (once per store); rows whose destroy is pending are taken out of the answer. */
   restore<M extends Model<object>>(store: { readonly model: ModelClass<M>; add(records: readonly M[]): unknown; remove(records: readonly M[]): unknown; getById(id: unknown): M | undefined }, read: Operation): void;
+  /** Before open() restored its records: resolves once it has (a store that read before then joins them). Undefined after. */
+  restoring(): Promise<void> | undefined;
   /** A created record took the place of a copy a load listed (the same row): the copy's writes are the record's. */
   adopted(record: Model<object>, copy: Model<object>): void;
   /** A store's sync of its pending records, through the outbox. */

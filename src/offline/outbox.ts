@@ -102,6 +102,7 @@ export class Outbox {
         // A destroy of the copy in flight: once it went, the row is gone, and the record with it (before its next write).
         void enqueue(record, () => enqueue(copy, () => Promise.resolve(copy.erased && eraseRecord(record))));
       },
+      restoring: () => (this.#replay.ready ? undefined : this.#replay.restoring),
       restore: (store, read) => {
         const model = store.model;
         // Before open() restored them, nothing to join yet: the store joins at its first load after.

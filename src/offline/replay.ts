@@ -52,6 +52,9 @@ export class Replay {
   });
   #opened: Promise<void> | undefined;
   ready = false; // open() read the stored entries and restored their records
+  #restored: () => void = () => undefined;
+  /** Resolves once ready (never, if open() is never called or fails). */
+  readonly restoring = new Promise<void>((resolve) => (this.#restored = resolve));
   #closed = false;
   /** Closed and its last commits queued: the storage is no longer its own (a late answer writes nothing). */
   #released = false;
@@ -193,6 +196,7 @@ export class Replay {
       this.#wasRestored.add(record);
     }
     this.ready = true;
+    this.#restored();
     this.#start();
     if (change.put.length + change.delete.length > 0) await this.#commit(change);
     for (const entry of this.#table.all.values()) if (entry.phase === 'waiting') this.#wakeAt(entry);
