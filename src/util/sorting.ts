@@ -36,12 +36,12 @@ export function compareText(a: unknown, b: unknown): number {
   return compareOrdered(textOf(a), textOf(b));
 }
 
-/** Compare two values: numbers and Dates by value, strings by code point, empty values last. */
+/** Compare two values: numbers and Dates by value, strings by code point, empty values (an invalid Date's time is NaN) last. */
 export function compareValues(a: unknown, b: unknown): number {
-  const empty = rank(a) - rank(b);
-  if (empty !== 0 || rank(a) === 1) return empty;
   const x = comparable(a);
   const y = comparable(b);
+  const empty = rank(x) - rank(y);
+  if (empty !== 0 || rank(x) === 1) return empty;
   if (typeof x === typeof y && (typeof x === 'number' || typeof x === 'boolean')) return compareOrdered(Number(x), Number(y));
   return compareText(x, y);
 }
