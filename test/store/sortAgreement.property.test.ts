@@ -33,7 +33,10 @@ const SORTER: fc.Arbitrary<SorterOf<Event>> = fc.record({ property: FIELD, direc
 const ROWS = fc.array(fc.record({ when: DATE, other: ODD }), { maxLength: 25 }).map((rows) => rows.map((row, index) => ({ id: index + 1, ...row })));
 const EDITS = fc.array(fc.record({ at: fc.nat({ max: 30 }), field: FIELD, value: ODD }), { maxLength: 10 });
 
-const read = (item: Row | Event, property: string): unknown => (item instanceof Event ? item.get(property) : item[property === 'when' ? 'when' : 'other']);
+const read = (item: Row | Event, property: string): unknown => {
+  const name = property === 'when' ? 'when' : 'other';
+  return item instanceof Event ? item.get(name) : item[name];
+};
 const ids = (items: readonly (Row | Event)[]): unknown[] => items.map((item) => (item instanceof Event ? item.getId() : item.id));
 
 describe('a store, comparator and a MemoryProxy sort the same values in the same order', () => {
