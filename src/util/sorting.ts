@@ -3,11 +3,6 @@ import type { Sorter } from '../operation/types.js';
 /** How items give the value of a property (records through `get`, plain data directly). */
 export type ValueOf<T> = (item: T, property: string) => unknown;
 
-function rank(value: unknown): number {
-  // Empty: undefined, null, NaN (the one value not itself).
-  return value == null || value !== value ? 1 : 0;
-}
-
 /** A Date as its time, so that Dates compare (and group) by value; other values as they are. */
 export function comparable(value: unknown): unknown {
   return value instanceof Date ? value.getTime() : value;
@@ -36,14 +31,26 @@ export function compareText(a: unknown, b: unknown): number {
   return compareOrdered(textOf(a), textOf(b));
 }
 
-/** Compare two values: numbers and Dates by value, strings by code point, empty values (an invalid Date's time is NaN) last. */
-export function compareValues(a: unknown, b: unknown): number {
-  const x = comparable(a);
-  const y = comparable(b);
-  const empty = rank(x) - rank(y);
-  if (empty !== 0 || rank(x) === 1) return empty;
-  if (typeof x === typeof y && (typeof x === 'number' || typeof x === 'boolean')) return compareOrdered(Number(x), Number(y));
+/** A value as a sort key: empty (undefined, null, NaN, an invalid Date) as undefined, a Date as its time, an object as its JSON. */
+export function sortKey(value: unknown): unknown {
+  if (value == null || value !== value) return undefined; // NaN: the one value not itself
+  if (typeof value !== 'object') return value;
+  return value instanceof Date ? sortKey(value.getTime()) : textOf(value);
+}
+
+/** Compare two sort keys: numbers and booleans by value, strings by code point, other mixes as text, empty last. */
+export function compareKeys(x: unknown, y: unknown): number {
+  // Inline, never subtracting (Infinity - Infinity is NaN): the hot path of a store's sorted view.
+  if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
+  if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : x > y ? 1 : 0;
+  if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
+  if (typeof x === 'boolean' && typeof y === 'boolean') return Number(x) - Number(y);
   return compareText(x, y);
+}
+
+/** Compare two values as a store's local sort does (their sort keys): one order wherever values are sorted. */
+export function compareValues(a: unknown, b: unknown): number {
+  return compareKeys(sortKey(a), sortKey(b));
 }
 
 /** A comparator for several sorters (the first decides, the next breaks ties). */
