@@ -64,3 +64,13 @@ describe('a store, comparator and a MemoryProxy sort the same values in the same
     expect(sorted.map((row) => row.id)).toEqual([5, 3, 1, 2, 4]);
   });
 });
+
+describe('a store sorted by a field of mixed kinds', () => {
+  it('an edit from 10 to "10" moves the record where a fresh sort puts it', () => {
+    const store = new Store({ model: Event, data: [{ id: 1, when: null, other: 10 }, { id: 2, when: null, other: 9 }], sorters: [{ property: 'other' }] });
+    expect(ids(store.getRange())).toEqual([2, 1]); // sorted (and read) before the edit: the edit moves it
+    store.getById(1)?.set('other', '10');
+    const fresh = new Store({ model: Event, data: [{ id: 1, when: null, other: '10' }, { id: 2, when: null, other: 9 }], sorters: [{ property: 'other' }] });
+    expect(ids(store.getRange())).toEqual(ids(fresh.getRange()));
+  });
+});
