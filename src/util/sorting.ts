@@ -38,14 +38,18 @@ export function sortKey(value: unknown): unknown {
   return value instanceof Date ? sortKey(value.getTime()) : textOf(value);
 }
 
-/** Compare two sort keys: numbers and booleans by value, strings by code point, other mixes as text, empty last. */
+/**
+ * Compare two sort keys: numbers and booleans by value, strings by code point, empty last; keys of
+ * two kinds by their kind (booleans, numbers, strings: the order of the `typeof` names), so that
+ * the order is total (as text, 9 < 10 but 10 ties '10' and '10' < 9: no sort can follow that).
+ */
 export function compareKeys(x: unknown, y: unknown): number {
   // Inline, never subtracting (Infinity - Infinity is NaN): the hot path of a store's sorted view.
   if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
   if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : x > y ? 1 : 0;
   if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
-  if (typeof x === 'boolean' && typeof y === 'boolean') return Number(x) - Number(y);
-  return compareText(x, y);
+  if (typeof x !== typeof y) return compareOrdered(typeof x, typeof y);
+  return typeof x === 'boolean' ? Number(x) - Number(y) : compareText(x, y);
 }
 
 /** Compare two values as a store's local sort does (their sort keys): one order wherever values are sorted. */
