@@ -49,12 +49,6 @@ interface Member {
   readonly listing: { readonly model: object; readonly box: { readonly all: readonly AnyModel[] }; readonly changes: PendingChanges<AnyModel>; readonly via: Forwarder } | undefined;
 }
 
-/** A record of `changes` (removed, or kept off the page) with this key. */
-function pendingWith(changes: PendingChanges<AnyModel>, key: IdKey): AnyModel | undefined {
-  for (const records of [changes.removed, changes.offPage]) for (const record of records) if (idKey(record) === key) return record;
-  return undefined;
-}
-
 /**
  * Where a record the session holds by itself notes it (a property, not a WeakMap: no ephemeron
  * table), and where a listing store's forwarder notes the session (until the store is collected).
@@ -179,7 +173,7 @@ export class Session implements Identity {
     const stores = this.#stores.size;
     for (const member of this.#stores) {
       const records = this.#listing(member, model, except);
-      const found = records?.list.find(key) ?? (records === undefined || swept ? undefined : pendingWith(records.changes, key));
+      const found = records?.list.find(key) ?? (records === undefined || swept ? undefined : records.changes.find((record) => idKey(record) === key));
       if (found !== undefined) return found;
     }
     // A collected store's records were handed over meanwhile: it may be one of them.

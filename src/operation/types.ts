@@ -13,7 +13,13 @@ export const ACTIONS: readonly Action[] = ['create', 'read', 'update', 'destroy'
 
 export type Direction = 'ASC' | 'DESC';
 
-/** Sort by a property. `sorterFn` sorts locally only and cannot be sent to a server. */
+/**
+ * Sort by a property. `sorterFn` sorts locally only and cannot be sent to a server. Sorted locally
+ * (a store, a MemoryProxy) without one: Dates by time, numbers and booleans by value, strings by
+ * code point (objects as their JSON); values of two kinds by kind (booleans, then numbers and
+ * Dates, then strings); empty values (`undefined`, `null`, `NaN`, an invalid Date) last, first
+ * with `'DESC'`.
+ */
 export interface Sorter {
   property: string;
   direction?: Direction;

@@ -1,5 +1,5 @@
 import { ProxyError } from '../errors/ProxyError.js';
-import { writeFailed } from '../errors/messages.js';
+import { aborted, writeFailed } from '../errors/messages.js';
 import { commitWrite, idKey } from '../operation/commit.js';
 import type { Operation } from '../operation/Operation.js';
 import { ResultSet } from '../operation/ResultSet.js';
@@ -49,7 +49,8 @@ export class MemoryProxy extends Proxy {
 
   protected override async doRequest(operation: Operation): Promise<void> {
     await Promise.resolve(); // answer asynchronously, like a server
-    if (operation.signal?.aborted) throw new ProxyError('abort', `${operation.action} was aborted`, { operation });
+    // Aborted while it waited to answer: nothing was applied.
+    if ((operation.link ?? operation.signal)?.aborted) throw new ProxyError('abort', aborted(operation.action, 'before'), { mayHaveBeenApplied: false });
     const model = this.model ?? operation.records[0]?.getModelClass();
     const key = model ? idKey(model) : 'id';
     // The index of the item with this id: a 404 when there is none, unless `optional` (-1).

@@ -5,7 +5,8 @@
 import type { DataOf, Model } from '../model/Model.js';
 import { describeValue } from '../util/options.js';
 import type { FieldName, Group } from './options.js';
-import { compareKeys, reader, type Read } from './viewKeys.js';
+import { reader, type Read } from './viewKeys.js';
+import { compareKeys } from '../util/sorting.js';
 
 /** The fields `sum` and `average` take: those typed `number` (or `null`/`undefined` beside it) or `unknown`. */
 export type NumericFieldName<M extends Model> = {

@@ -178,6 +178,11 @@ export class PendingChanges<R extends { readonly dirty: boolean; readonly phanto
     return this.removed.includes(record) || this.offPage.includes(record);
   }
 
+  /** The first removed record, else the first off the page, that passes `test`. */
+  find(test: (record: R) => boolean): R | undefined {
+    return [...this.removed, ...this.offPage].find(test);
+  }
+
   /** A record taken out of the list at `at`, to be destroyed by the next sync. */
   remove(record: R, at: number): void {
     this.removed.push(record);

@@ -56,7 +56,7 @@ export class StoreRecords<M extends Model> {
         const key = keyOf(id);
         if (key === undefined) return false;
         const holder = this.list.find(key);
-        return (holder !== undefined && holder !== record) || [...this.changes.offPage, ...this.changes.removed].some((other) => other !== record && idKey(other) === key);
+        return (holder !== undefined && holder !== record) || this.changes.find((other) => other !== record && idKey(other) === key) !== undefined;
       },
       afterEdit: this.#mine((own, names) => {
         if (names.includes(this.host.model().idProperty)) this.list.reindex(); // re-keyed on next lookup

@@ -14,7 +14,8 @@ import { checkFieldNames } from './fieldNames.js';
 import { followersOf, type Follower } from './follow.js';
 import { MAKE, type Aggregator, type AggregatorKind, type LiveSummary, type SummaryHost, type SummarySnapshot } from './summaryTypes.js';
 import { sameValue, Tally } from './tally.js';
-import { compareKeys, reader, sortKey, type Read } from './viewKeys.js';
+import { reader, type Read } from './viewKeys.js';
+import { compareKeys, sortKey } from '../util/sorting.js';
 
 export type { Aggregator, AggregatorKind, LiveSummary, SummarySnapshot };
 

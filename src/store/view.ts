@@ -12,7 +12,8 @@ import type { Group } from './options.js';
 import { valueTest } from '../util/filtering.js';
 import { groupsOf } from './find.js';
 import type { Followers } from './follow.js';
-import { compareKeys, reader, sameItems, sameList, sortKey } from './viewKeys.js';
+import { reader, sameItems, sameList } from './viewKeys.js';
+import { compareKeys, sortKey } from '../util/sorting.js';
 import { moveItem } from '../util/arrays.js';
 
 /** What the view knows of a listed record: where it came (ord), whether it is shown, its sort keys, where it was last seen in the view's arrays. */

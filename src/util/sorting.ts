@@ -3,11 +3,6 @@ import type { Sorter } from '../operation/types.js';
 /** How items give the value of a property (records through `get`, plain data directly). */
 export type ValueOf<T> = (item: T, property: string) => unknown;
 
-function rank(value: unknown): number {
-  // Empty: undefined, null, NaN (the one value not itself).
-  return value == null || value !== value ? 1 : 0;
-}
-
 /** A Date as its time, so that Dates compare (and group) by value; other values as they are. */
 export function comparable(value: unknown): unknown {
   return value instanceof Date ? value.getTime() : value;
@@ -36,14 +31,30 @@ export function compareText(a: unknown, b: unknown): number {
   return compareOrdered(textOf(a), textOf(b));
 }
 
-/** Compare two values: numbers and Dates by value, strings by code point, empty values last. */
+/** A value as a sort key: empty (undefined, null, NaN, an invalid Date) as undefined, a Date as its time, an object as its JSON. */
+export function sortKey(value: unknown): unknown {
+  if (value == null || value !== value) return undefined; // NaN: the one value not itself
+  if (typeof value !== 'object') return value;
+  return value instanceof Date ? sortKey(value.getTime()) : textOf(value);
+}
+
+/**
+ * Compare two sort keys: numbers and booleans by value, strings by code point, empty last; keys of
+ * two kinds by their kind (booleans, numbers, strings: the order of the `typeof` names), so that
+ * the order is total (as text, 9 < 10 but 10 ties '10' and '10' < 9: no sort can follow that).
+ */
+export function compareKeys(x: unknown, y: unknown): number {
+  // Inline, never subtracting (Infinity - Infinity is NaN): the hot path of a store's sorted view.
+  if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
+  if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : x > y ? 1 : 0;
+  if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
+  if (typeof x !== typeof y) return compareOrdered(typeof x, typeof y);
+  return typeof x === 'boolean' ? Number(x) - Number(y) : compareText(x, y);
+}
+
+/** Compare two values as a store's local sort does (their sort keys): one order wherever values are sorted. */
 export function compareValues(a: unknown, b: unknown): number {
-  const empty = rank(a) - rank(b);
-  if (empty !== 0 || rank(a) === 1) return empty;
-  const x = comparable(a);
-  const y = comparable(b);
-  if (typeof x === typeof y && (typeof x === 'number' || typeof x === 'boolean')) return compareOrdered(Number(x), Number(y));
-  return compareText(x, y);
+  return compareKeys(sortKey(a), sortKey(b));
 }
 
 /** A comparator for several sorters (the first decides, the next breaks ties). */

@@ -3,7 +3,7 @@
  * sorting and filtering done locally.
  */
 import { describe, expect, it } from 'vitest';
-import { MemoryProxy, Model, Operation, createProxy } from '../../src/index.js';
+import { BatchError, MemoryProxy, Model, Operation, ProxyError, Store, createProxy } from '../../src/index.js';
 
 class User extends Model<{ id: number; name: string; age: number }> {
   static override fields = ['id', 'name', 'age'];
@@ -110,5 +110,94 @@ describe('MemoryProxy', () => {
     first?.set('name', 'Changed');
     const [again] = await readAll(proxy);
     expect(again?.get('name')).toBe('Ed');
+  });
+});
+
+/** The error a promise rejects with (a ProxyError), or a failure when it resolves. */
+async function failure(promise: Promise<unknown>): Promise<ProxyError> {
+  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
+  if (!(error instanceof ProxyError)) throw new Error(`expected a ProxyError, got ${String(error)}`);
+  return error;
+}
+
+/** A MemoryProxy whose `controller` is aborted as soon as it has taken an operation (while it runs). */
+class AbortingProxy extends MemoryProxy {
+  controller = new AbortController();
+
+  protected override doRequest(operation: Operation): Promise<void> {
+    const running = super.doRequest(operation);
+    this.controller.abort();
+    return running;
+  }
+}
+
+describe('MemoryProxy aborted through the operation\'s signal (API.md section 7: mayHaveBeenApplied)', () => {
+  // Aborted after the proxy took the operation, before it answered (it answers asynchronously).
+  it.each(['create', 'update', 'destroy'] as const)('a %s aborted while it runs applied nothing and says mayHaveBeenApplied false', async (action) => {
+    const proxy = memoryProxy();
+    const record = action === 'create' ? new User({ name: 'New', age: 1 }) : new User({ id: 2, name: 'Changed', age: 2 });
+    const controller = new AbortController();
+    const running = failure(proxy[action](new Operation({ action, records: [record], signal: controller.signal })));
+    controller.abort();
+    const error = await running;
+    expect(error.kind).toBe('abort');
+    expect(error.mayHaveBeenApplied).toBe(false);
+    expect(proxy.data).toEqual(PEOPLE);
+  });
+
+  it('a read aborted while it runs says mayHaveBeenApplied false', async () => {
+    const controller = new AbortController();
+    const running = failure(memoryProxy().read(new Operation({ action: 'read', signal: controller.signal })));
+    controller.abort();
+    const error = await running;
+    expect(error.kind).toBe('abort');
+    expect(error.mayHaveBeenApplied).toBe(false);
+  });
+
+  it('store.sync() aborted while it runs: nothing applied, its error says mayHaveBeenApplied false, the record stays dirty', async () => {
+    const proxy = new AbortingProxy({ model: User, data: PEOPLE.map((person) => ({ ...person })) });
+    const store = new Store({ model: User, proxy, data: PEOPLE.map((person) => ({ ...person })) });
+    const edited = store.getById(2);
+    edited?.set('name', 'Changed');
+    const thrown = await store.sync({ signal: proxy.controller.signal }).then(() => undefined, (thrown: unknown) => thrown);
+    expect(thrown).toBeInstanceOf(BatchError);
+    const errors = thrown instanceof BatchError ? thrown.errors : [];
+    expect(errors.map((error) => [error.kind, error.mayHaveBeenApplied])).toEqual([['abort', false]]);
+    expect(edited?.dirty).toBe(true);
+    expect(proxy.data).toEqual(PEOPLE);
+  });
+
+  it('record.save() aborted while it runs: nothing applied, mayHaveBeenApplied false, the record stays new', async () => {
+    class Note extends Model<{ id: number; text: string }> {
+      static override fields = ['id', 'text'];
+    }
+    const proxy = new AbortingProxy({ model: Note });
+    Note.setProxy(proxy);
+    const note = new Note({ text: 'New' });
+    const error = await failure(note.save({ signal: proxy.controller.signal }));
+    expect([error.kind, error.mayHaveBeenApplied]).toEqual(['abort', false]);
+    expect(note.phantom).toBe(true);
+    expect(proxy.data).toEqual([]);
+  });
+
+  it('store.load({ signal }) aborted while it runs rejects with kind abort and mayHaveBeenApplied false', async () => {
+    const store = new Store({ model: User, proxy: memoryProxy() });
+    const controller = new AbortController();
+    const loading = failure(store.load({ signal: controller.signal }));
+    controller.abort();
+    const error = await loading;
+    expect(error.kind).toBe('abort');
+    expect(error.mayHaveBeenApplied).toBe(false);
+    expect(store.getCount()).toBe(0);
+  });
+
+  it('a write the proxy applied says so: an update answered, then aborted, is saved', async () => {
+    const proxy = memoryProxy();
+    const record = new User({ id: 2, name: 'Changed', age: 2 });
+    const controller = new AbortController();
+    const done = await proxy.update(new Operation({ action: 'update', records: [record], signal: controller.signal }));
+    controller.abort();
+    expect(done.success).toBe(true);
+    expect(proxy.data[1]).toEqual({ id: 2, name: 'Changed', age: 2 });
   });
 });
