@@ -41,3 +41,17 @@ it('a MemoryProxy read: NaN and an invalid Date pass no ordering filter', async 
   expect(await read([{ property: 'n', value: 5, operator: '>=' }])).toEqual([3]);
   expect(await read([{ property: 'when', value: new Date('2022-01-01T00:00:00Z'), operator: '<=' }])).toEqual([1]);
 });
+
+it('an ordering filter with a number bound compares a numeric text value by number, as it does a number value with a numeric text bound', async () => {
+  const mixed = () => [{ id: 1, n: 10, when: null }, { id: 2, n: '10', when: null }, { id: 3, n: 2, when: null }, { id: 4, n: '2', when: null }];
+  const below = new Store<Row>({ model: Row, pageSize: 0, data: mixed() });
+  await below.filter('n', 9, '<');
+  expect(ids(below)).toEqual([3, 4]); // '10' is not below 9 (it was: '10' < '9' as text)
+  const above = new Store<Row>({ model: Row, pageSize: 0, data: mixed() });
+  await above.filter('n', 9, '>');
+  expect(ids(above)).toEqual([1, 2]);
+  // Sorted, the kinds stay apart (numbers, then strings).
+  await above.clearFilter();
+  await above.sort('n');
+  expect(ids(above)).toEqual([3, 1, 2, 4]); // 2, 10, '10', '2'
+});
