@@ -22,10 +22,17 @@ function present(value: unknown): boolean {
   return value != null && value === value && !(value instanceof Date && Number.isNaN(value.getTime()));
 }
 
+/** Text that reads as a number. */
+function numeric(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value));
+}
+
 function order(a: unknown, b: unknown): number {
   const x = comparable(a);
   const y = comparable(b);
-  if (typeof x === 'number' && (typeof y === 'number' || (typeof y === 'string' && y.trim() !== '' && !Number.isNaN(Number(y))))) return compareOrdered(x, Number(y));
+  if (typeof x === 'number' && (typeof y === 'number' || numeric(y))) return compareOrdered(x, Number(y));
+  // A numeric text value and a number bound: by number too (as text, '10' < 9).
+  if (typeof y === 'number' && numeric(x)) return compareOrdered(Number(x), y);
   return compareText(x, y);
 }
 
