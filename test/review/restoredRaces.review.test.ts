@@ -150,3 +150,23 @@ it('a sort while a restored write of a row no page shows is in flight: the recor
   expect(ids(store).slice(0, 4)).toEqual([31, 30, 29, 28]);
   expect(new Set(ids(store)).size).toBe(10); // one row per record
 });
+
+it('a failed restored destroy of a row on a page shown, discarded: the row is back on its page', async () => {
+  const storage = new ReopenableStorage();
+  await writeOffline(storage, [], [2]);
+  server.inject({ type: 'status', status: 422, match: { method: ['DELETE'] }, times: 10 });
+  const { Item, outbox } = page(storage);
+  await outbox.open();
+  await outbox.flush();
+  expect(outbox.getSnapshot()).toMatchObject({ failed: 1 });
+  const store = grid(Item);
+  await store.loadRange(0, 9);
+  expect(store.getRemovedRecords().map((record) => record.get('id'))).toEqual([2]);
+  expect(ids(store).includes(2)).toBe(false);
+  for (const failed of outbox.failed) await failed.discard();
+  for (let turn = 0; turn < 5; turn++) await settle();
+  await store.loadRange(0, 9);
+  expect(store.getRemovedRecords()).toEqual([]);
+  expect(store.getCount()).toBe(30); // grow mode: pages 1 and 2 read (row 2 out, the visible rows reached page 2), one page past
+  expect(ids(store).filter((id) => id !== null && id <= 10)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+});
