@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { MemoryProxy, Model, Operation, Store } from '../../src/index.js';
 
-class Tweet extends Model<{ id: number; big: bigint }> {
+class Tweet extends Model<{ id: number; big: unknown }> {
   static override fields = ['id', { name: 'big', convert: (value: unknown) => (typeof value === 'string' ? BigInt(value) : value) }];
 }
 
