@@ -222,7 +222,7 @@ export class BufferedReads<M extends Model> {
     const header = this.host.proxy().reader.totalHeader;
     const total = operation.resultSet?.total;
     const given = total !== undefined && ((header !== undefined && operation.response?.headers.has(header) === true) || total !== rows);
-    if (this.total !== undefined && !(given && this.#grown === undefined)) return;
+    if (this.total !== undefined) return; // the generation's first answer's (or a short page's): the local offsets count from it
     if (given) this.total = total;
     else if (rows < (operation.limit ?? this.host.options.pageSize)) this.total = start + rows;
     else this.#grown = Math.max(this.#grown ?? 0, start + rows);

@@ -17,10 +17,22 @@ function isAnyOf(value: unknown, wanted: unknown): boolean {
   return Array.isArray(wanted) && wanted.some((candidate) => same(value, candidate));
 }
 
+/** A value an ordering filter can pass: not empty (null, undefined, NaN, an invalid Date), as the local sort ranks them. */
+function present(value: unknown): boolean {
+  return value != null && value === value && !(value instanceof Date && Number.isNaN(value.getTime()));
+}
+
+/** Text that reads as a number. */
+function numeric(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value));
+}
+
 function order(a: unknown, b: unknown): number {
   const x = comparable(a);
   const y = comparable(b);
-  if (typeof x === 'number' && (typeof y === 'number' || (typeof y === 'string' && y.trim() !== '' && !Number.isNaN(Number(y))))) return compareOrdered(x, Number(y));
+  if (typeof x === 'number' && (typeof y === 'number' || numeric(y))) return compareOrdered(x, Number(y));
+  // A numeric text value and a number bound: by number too (as text, '10' < 9).
+  if (typeof y === 'number' && numeric(x)) return compareOrdered(Number(x), y);
   return compareText(x, y);
 }
 
@@ -37,10 +49,10 @@ export function valueTest(filter: Filter): (value: unknown, item: unknown) => bo
       if (wanted != null && typeof wanted !== 'object') return (value) => value === wanted || (value != null && typeof value !== typeof wanted && same(value, wanted));
       return (value) => same(value, wanted);
     case '!=': return (value) => !same(value, wanted);
-    case '<': return (value) => value != null && order(value, wanted) < 0;
-    case '<=': return (value) => value != null && order(value, wanted) <= 0;
-    case '>': return (value) => value != null && order(value, wanted) > 0;
-    case '>=': return (value) => value != null && order(value, wanted) >= 0;
+    case '<': return (value) => present(value) && order(value, wanted) < 0;
+    case '<=': return (value) => present(value) && order(value, wanted) <= 0;
+    case '>': return (value) => present(value) && order(value, wanted) > 0;
+    case '>=': return (value) => present(value) && order(value, wanted) >= 0;
     case 'in': return (value) => isAnyOf(value, wanted);
     case 'notin': return (value) => !isAnyOf(value, wanted);
     case 'like':

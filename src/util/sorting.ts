@@ -39,7 +39,7 @@ export function sortKey(value: unknown): unknown {
 }
 
 /**
- * Compare two sort keys: numbers and booleans by value, strings by code point, empty last; keys of
+ * Compare two sort keys: numbers (BigInts too) and booleans by value, strings by code point, empty last; keys of
  * two kinds by their kind (booleans, numbers, strings: the order of the `typeof` names), so that
  * the order is total (as text, 9 < 10 but 10 ties '10' and '10' < 9: no sort can follow that).
  */
@@ -48,8 +48,11 @@ export function compareKeys(x: unknown, y: unknown): number {
   if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
   if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : x > y ? 1 : 0;
   if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
-  if (typeof x !== typeof y) return compareOrdered(typeof x, typeof y);
-  return typeof x === 'boolean' ? Number(x) - Number(y) : compareText(x, y);
+  // A BigInt is a number (by value beside numbers: 10n after 9).
+  const kind = typeof x === 'bigint' ? 'number' : typeof x;
+  const other = typeof y === 'bigint' ? 'number' : typeof y;
+  if (kind !== other) return compareOrdered(kind, other);
+  return kind === 'boolean' || kind === 'number' ? compareOrdered(x as number, y as number) : compareText(x, y);
 }
 
 /** Compare two values as a store's local sort does (their sort keys): one order wherever values are sorted. */

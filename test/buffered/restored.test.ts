@@ -5,73 +5,12 @@
  * let go once its write settled. Against the test server on 127.0.0.1; a reload is a new model
  * class and a new outbox over the same storage; "offline" is every write reset before it arrives.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { BufferedStore } from '../../src/buffered.js';
-import { Store } from '../../src/index.js';
-import { Outbox } from '../../src/offline.js';
+import { expect, it } from 'vitest';
 import { collected } from '../helpers/gc.js';
-import { defineItem } from '../resilience/helpers.js';
-import { startTestServer, type TestServer } from '../server/index.js';
-import { outboxProxy, ReopenableStorage } from '../offline/helpers.js';
 import { settle } from './helpers.js';
+import { grid, names, offline, page, ReopenableStorage, server, useRestoredServer, writeOffline } from './restoredHarness.js';
 
-type Item = InstanceType<ReturnType<typeof defineItem>>;
-
-let server: TestServer;
-const outboxes: Outbox[] = [];
-const grids: BufferedStore<Item>[] = [];
-
-beforeEach(async () => {
-  const items = Array.from({ length: 30 }, (_, index) => ({ id: index + 1, uid: `u${index + 1}`, name: `Server ${index + 1}`, rev: 0 }));
-  server = await startTestServer({ resources: { items } });
-});
-
-afterEach(async () => {
-  for (const grid of grids.splice(0)) grid.destroy();
-  for (const outbox of outboxes.splice(0)) await outbox.close();
-  await server.close();
-});
-
-const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
-const offline = (): void => {
-  server.inject({ type: 'reset-before', match: { method: WRITES }, times: 1000 });
-};
-
-/** A page: a fresh Item class and an outbox over `storage`, not opened. */
-function page(storage: ReopenableStorage) {
-  const Item = defineItem(outboxProxy(server));
-  const outbox = new Outbox({ name: 'buffered', storage, models: [Item] });
-  outboxes.push(outbox);
-  return { Item, outbox };
-}
-
-/** The page before the reload, online for its load, then offline: a create, an update of each id of `edit`, a destroy of each of `destroy`, all queued. */
-async function writeOffline(storage: ReopenableStorage, edit: number[], destroy: number[]): Promise<void> {
-  const { Item, outbox } = page(storage);
-  await outbox.open();
-  const store = new Store({ model: Item, pageSize: 0 });
-  await store.load();
-  offline();
-  const writes: Promise<unknown>[] = [];
-  const [created] = store.add({ uid: 'new', name: 'Made offline', rev: 0 });
-  writes.push(created!.save());
-  for (const id of edit) writes.push(store.getById(id)!.set('name', `Edited ${id}`) && store.getById(id)!.save());
-  for (const id of destroy) writes.push(store.getById(id)!.destroy());
-  await Promise.allSettled(writes);
-  expect(outbox.getSnapshot().pending).toBe(1 + edit.length + destroy.length);
-  await outbox.close();
-  outboxes.splice(outboxes.indexOf(outbox), 1);
-  server.reset();
-}
-
-function grid(Item: ReturnType<typeof defineItem>): BufferedStore<Item> {
-  const made = new BufferedStore<Item>({ model: Item, pageSize: 10, leadingBufferZone: 0, trailingBufferZone: 0 });
-  grids.push(made);
-  made.setVisibleRange(0, 9);
-  return made;
-}
-
-const names = (store: BufferedStore<Item>) => store.getSnapshot().rows.map((row) => ('get' in row ? row.get('name') : null));
+useRestoredServer();
 
 it('a page that arrived before outbox.open() shows the restored writes once it opened, as a page that arrives after', async () => {
   const storage = new ReopenableStorage();
