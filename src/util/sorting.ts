@@ -49,10 +49,11 @@ export function compareKeys(x: unknown, y: unknown): number {
   if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : x > y ? 1 : 0;
   if (x === undefined || y === undefined) return (x === undefined ? 1 : 0) - (y === undefined ? 1 : 0);
   // A BigInt is a number (by value beside numbers: 10n after 9).
+  if ((typeof x === 'number' || typeof x === 'bigint') && (typeof y === 'number' || typeof y === 'bigint')) return x < y ? -1 : x > y ? 1 : 0;
   const kind = typeof x === 'bigint' ? 'number' : typeof x;
   const other = typeof y === 'bigint' ? 'number' : typeof y;
   if (kind !== other) return compareOrdered(kind, other);
-  return kind === 'boolean' || kind === 'number' ? compareOrdered(x as number, y as number) : compareText(x, y);
+  return kind === 'boolean' ? Number(x) - Number(y) : compareText(x, y);
 }
 
 /** Compare two values as a store's local sort does (their sort keys): one order wherever values are sorted. */
