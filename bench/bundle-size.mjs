@@ -39,8 +39,8 @@ export const users = new Store({ model: User });
  * growth; bench/FINDINGS.md, "Bundle size", says where the bytes are.
  */
 export const TARGETS = { typicalApp: 26 * 1024, restProxyOnly: 14 * 1024 };
-export const BUDGETS = { library: 43.08 * 1024, typicalApp: 37.27 * 1024, restProxyOnly: 16.36 * 1024 };
-export const DEV_BUDGETS = { library: 46.41 * 1024, typicalApp: 40.39 * 1024, restProxyOnly: 18.84 * 1024 };
+export const BUDGETS = { library: 43.1 * 1024, typicalApp: 37.27 * 1024, restProxyOnly: 16.36 * 1024 };
+export const DEV_BUDGETS = { library: 46.44 * 1024, typicalApp: 40.42 * 1024, restProxyOnly: 18.85 * 1024 };
 
 /** What is measured: the whole library, typical apps, an app that imports only RestProxy, Backbone + underscore. */
 export const ENTRIES = {

@@ -1,5 +1,5 @@
 import type { Filter } from '../operation/types.js';
-import { comparable, compareOrdered, compareText, textOf, type ValueOf } from './sorting.js';
+import { comparable, compareOrdered, compareText, sortKey, textOf, type ValueOf } from './sorting.js';
 
 function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date || b instanceof Date) {
@@ -17,23 +17,16 @@ function isAnyOf(value: unknown, wanted: unknown): boolean {
   return Array.isArray(wanted) && wanted.some((candidate) => same(value, candidate));
 }
 
-/** A value an ordering filter can pass: not empty (null, undefined, NaN, an invalid Date), as the local sort ranks them. */
-function present(value: unknown): boolean {
-  return value != null && value === value && !(value instanceof Date && Number.isNaN(value.getTime()));
+/** A number, or text that reads as one. */
+function numeric(value: unknown): boolean {
+  return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)));
 }
 
-/** Text that reads as a number. */
-function numeric(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value));
-}
-
+/** By number when both read as one and one is a number (a bound typed as text, or a value: as text, '10' < 9), else as text. */
 function order(a: unknown, b: unknown): number {
   const x = comparable(a);
   const y = comparable(b);
-  if (typeof x === 'number' && (typeof y === 'number' || numeric(y))) return compareOrdered(x, Number(y));
-  // A numeric text value and a number bound: by number too (as text, '10' < 9).
-  if (typeof y === 'number' && numeric(x)) return compareOrdered(Number(x), y);
-  return compareText(x, y);
+  return numeric(x) && numeric(y) && (typeof x === 'number' || typeof y === 'number') ? compareOrdered(Number(x), Number(y)) : compareText(x, y);
 }
 
 /**
@@ -49,10 +42,11 @@ export function valueTest(filter: Filter): (value: unknown, item: unknown) => bo
       if (wanted != null && typeof wanted !== 'object') return (value) => value === wanted || (value != null && typeof value !== typeof wanted && same(value, wanted));
       return (value) => same(value, wanted);
     case '!=': return (value) => !same(value, wanted);
-    case '<': return (value) => present(value) && order(value, wanted) < 0;
-    case '<=': return (value) => present(value) && order(value, wanted) <= 0;
-    case '>': return (value) => present(value) && order(value, wanted) > 0;
-    case '>=': return (value) => present(value) && order(value, wanted) >= 0;
+    // No empty value (null, undefined, NaN, an invalid Date: what the local sort ranks last) passes an ordering filter.
+    case '<': return (value) => sortKey(value) !== undefined && order(value, wanted) < 0;
+    case '<=': return (value) => sortKey(value) !== undefined && order(value, wanted) <= 0;
+    case '>': return (value) => sortKey(value) !== undefined && order(value, wanted) > 0;
+    case '>=': return (value) => sortKey(value) !== undefined && order(value, wanted) >= 0;
     case 'in': return (value) => isAnyOf(value, wanted);
     case 'notin': return (value) => !isAnyOf(value, wanted);
     case 'like':
