@@ -161,12 +161,16 @@ class TabGroup implements Tabs {
     const expiry = heartbeat * 3;
     const seen = new Map<string, { at: number; since: number }>();
     let since = 0; // when this tab took the lead, 0 while it does not lead
-    const beat = (): void => this.#send({ k: 'h', id: this.tabId, since });
+    // Said goodbye on pagehide: silent (its timers may still run) until the page is shown again.
+    let away = false;
+    const beat = (): void => {
+      if (!away) this.#send({ k: 'h', id: this.tabId, since });
+    };
     const prune = (): void => {
       for (const [id, tab] of seen) if (Date.now() - tab.at > expiry) seen.delete(id);
     };
     const elect = (): void => {
-      if (this.#closed) return;
+      if (this.#closed || away) return;
       prune();
       const leaders = [...seen].filter(([, tab]) => tab.since > 0);
       if (since > 0) {
@@ -207,11 +211,14 @@ class TabGroup implements Tabs {
     const bye = (): void => {
       this.#send({ k: 'b', id: this.tabId });
       since = 0;
+      away = true;
       this.lead(false);
     };
     // A tab going into the back/forward cache says goodbye, and asks again when it comes back.
     const show = (event: Event): void => {
-      if ('persisted' in event && event.persisted === true) this.#send({ k: 'q', id: this.tabId });
+      if (!('persisted' in event && event.persisted === true)) return;
+      away = false;
+      this.#send({ k: 'q', id: this.tabId });
     };
     globalThis.addEventListener?.('pagehide', bye);
     globalThis.addEventListener?.('pageshow', show);

@@ -122,3 +122,33 @@ describe('the BroadcastChannel lease', () => {
     expect(() => joinTabs('bad', { channel: BroadcastChannel, locks: null, heartbeat: 0 })).toThrow(TypeError);
   });
 });
+
+describe('pagehide: the goodbye holds', () => {
+  it('a tab that said goodbye on pagehide neither beats nor leads again until it is shown (a tab opened then sees only itself, and leads)', async () => {
+    // The page's window events, as a browser has them (Node's global has none).
+    const page = new EventTarget();
+    const saved = { add: Reflect.get(globalThis, 'addEventListener'), remove: Reflect.get(globalThis, 'removeEventListener') };
+    Reflect.set(globalThis, 'addEventListener', page.addEventListener.bind(page));
+    Reflect.set(globalThis, 'removeEventListener', page.removeEventListener.bind(page));
+    try {
+      const a = await leaseTab('hidden');
+      const b = await leaseTab('hidden');
+      await until(() => a.isLeader !== b.isLeader, 20 * BEAT);
+      // Both tabs' page goes away (closed, or into the back/forward cache): each says goodbye.
+      page.dispatchEvent(new Event('pagehide'));
+      expect([a.isLeader, b.isLeader]).toEqual([false, false]);
+      // Their timers may still run before the page is torn down: several beats go by.
+      await new Promise((resolve) => setTimeout(resolve, 4 * BEAT));
+      expect([a.isLeader, b.isLeader]).toEqual([false, false]);
+      const c = await leaseTab('hidden');
+      await until(() => c.isLeader, 20 * BEAT);
+      expect(await c.liveTabs()).toEqual([c.tabId]);
+      await new Promise((resolve) => setTimeout(resolve, 4 * BEAT));
+      expect(await c.liveTabs()).toEqual([c.tabId]);
+      expect([a.isLeader, b.isLeader, c.isLeader]).toEqual([false, false, true]);
+    } finally {
+      Reflect.set(globalThis, 'addEventListener', saved.add);
+      Reflect.set(globalThis, 'removeEventListener', saved.remove);
+    }
+  });
+});
