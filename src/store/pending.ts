@@ -180,7 +180,7 @@ export class PendingChanges<R extends { readonly dirty: boolean; readonly phanto
 
   /** The first removed record, else the first off the page, that passes `test`. */
   find(test: (record: R) => boolean): R | undefined {
-    return [...this.removed, ...this.offPage].find(test);
+    return this.removed.find(test) ?? this.offPage.find(test);
   }
 
   /** A record taken out of the list at `at`, to be destroyed by the next sync. */
